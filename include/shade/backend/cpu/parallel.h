@@ -1,0 +1,95 @@
+/*!
+ * \file parallel.h
+ * \brief The one threading primitive: `ParallelFor` over an index range, on OpenMP.
+ *
+ * Work smaller than the grain runs inline on the calling thread, so small tensors pay no
+ * thread start-up (the reason mshadow's OpenMP path was switched off). Exceptions thrown in a
+ * worker are carried back to the caller.
+ */
+#ifndef SHADE_BACKEND_CPU_PARALLEL_H_
+#define SHADE_BACKEND_CPU_PARALLEL_H_
+
+#include <algorithm>
+#include <atomic>
+#include <exception>
+#include <mutex>
+
+#ifdef _OPENMP
+#include <omp.h>
+#endif
+
+#include "shade/base/error.h"
+#include "shade/base/index.h"
+
+namespace shade {
+namespace detail {
+inline std::atomic<int>& NumThreadsSetting() {
+#ifdef _OPENMP
+  static std::atomic<int> n{omp_get_max_threads()};  // honours OMP_NUM_THREADS
+#else
+  static std::atomic<int> n{1};
+#endif
+  return n;
+}
+}  // namespace detail
+
+/*! \brief Threads shade's kernels use (initially OMP_NUM_THREADS or the core count). */
+inline int GetNumThreads() { return detail::NumThreadsSetting().load(std::memory_order_relaxed); }
+
+/*! \brief Sets the threads shade's kernels use; n >= 1. */
+inline void SetNumThreads(int n) {
+  SHADE_CHECK_GE(n, 1) << "SetNumThreads: need at least one thread";
+  detail::NumThreadsSetting().store(n, std::memory_order_relaxed);
+}
+
+/*! \brief True inside a ParallelFor worker (nested calls then run inline). */
+inline bool InParallelRegion() {
+#ifdef _OPENMP
+  return omp_in_parallel() != 0;
+#else
+  return false;
+#endif
+}
+
+/*!
+ * \brief Calls `fn(b, e)` on disjoint chunks covering [begin, end).
+ * Chunks are contiguous and at least `grain` long; with fewer than 2*grain items, one thread.
+ * The split depends only on the range, the grain and the thread count, so results that do
+ * not depend on the split are reproducible.
+ */
+template <typename F>
+void ParallelFor(index_t begin, index_t end, index_t grain, F&& fn) {
+  const index_t n = end - begin;
+  if (n <= 0) return;
+  grain = std::max<index_t>(grain, 1);
+  const index_t max_chunks = n / grain;
+  const int threads = static_cast<int>(std::min<index_t>(GetNumThreads(), max_chunks));
+  if (threads <= 1 || InParallelRegion()) {
+    fn(begin, end);
+    return;
+  }
+#ifdef _OPENMP
+  std::exception_ptr error;
+  std::mutex error_mutex;
+#pragma omp parallel num_threads(threads)
+  {
+    const index_t t = omp_get_thread_num();
+    const index_t nt = omp_get_num_threads();
+    const index_t chunk_begin = begin + n * t / nt;
+    const index_t chunk_end = begin + n * (t + 1) / nt;
+    try {
+      if (chunk_begin < chunk_end) fn(chunk_begin, chunk_end);
+    } catch (...) {
+      std::lock_guard<std::mutex> lock(error_mutex);
+      if (!error) error = std::current_exception();
+    }
+  }
+  if (error) std::rethrow_exception(error);
+#else
+  fn(begin, end);
+#endif
+}
+
+}  // namespace shade
+
+#endif  // SHADE_BACKEND_CPU_PARALLEL_H_

@@ -1,0 +1,145 @@
+/*!
+ * \file half.h
+ * \brief 16-bit floats `half_t` (IEEE binary16) and `bf16_t` (bfloat16).
+ *
+ * Both convert from float with round-to-nearest-even (mxnet's bf16 truncated, which biases
+ * every result towards zero) and do arithmetic through float.
+ */
+#ifndef SHADE_BASE_HALF_H_
+#define SHADE_BASE_HALF_H_
+
+#include <cstdint>
+#include <cstring>
+#include <ostream>
+
+#include "shade/base/index.h"
+
+namespace shade {
+namespace detail {
+
+SHADE_XINLINE std::uint32_t FloatBits(float f) {
+  std::uint32_t u;
+  std::memcpy(&u, &f, sizeof(u));
+  return u;
+}
+SHADE_XINLINE float BitsFloat(std::uint32_t u) {
+  float f;
+  std::memcpy(&f, &u, sizeof(f));
+  return f;
+}
+
+/*! \brief float -> binary16 bits, round to nearest even, NaN kept quiet, overflow to inf. */
+SHADE_XINLINE std::uint16_t FloatToHalfBits(float value) {
+  std::uint32_t f = FloatBits(value);
+  const std::uint32_t sign = (f >> 16) & 0x8000u;
+  std::uint32_t mag = f & 0x7fffffffu;
+  if (mag >= 0x7f800000u) {  // inf or NaN
+    return static_cast<std::uint16_t>(sign | 0x7c00u |
+                                      (mag > 0x7f800000u ? 0x200u | ((mag >> 13) & 0x3ffu) : 0u));
+  }
+  if (mag >= 0x477ff000u) return static_cast<std::uint16_t>(sign | 0x7c00u);  // >= 65520 -> inf
+  if (mag < 0x38800000u) {
+    // Below the smallest normal half (2^-14): adding 0.5f makes the FPU round the value to a
+    // multiple of 2^-24 (the half subnormal step) with round-to-nearest-even.
+    const float t = BitsFloat(mag) + 0.5f;
+    return static_cast<std::uint16_t>(sign | (FloatBits(t) - 0x3f000000u));
+  }
+  const std::uint32_t odd = (mag >> 13) & 1u;
+  mag += 0xc8000fffu + odd;  // rebias exponent (127 -> 15) and round half to even
+  return static_cast<std::uint16_t>(sign | (mag >> 13));
+}
+
+/*! \brief binary16 bits -> float (exact). */
+SHADE_XINLINE float HalfBitsToFloat(std::uint16_t h) {
+  const std::uint32_t sign = static_cast<std::uint32_t>(h & 0x8000u) << 16;
+  const std::uint32_t exp = (h >> 10) & 0x1fu;
+  const std::uint32_t mant = h & 0x3ffu;
+  if (exp == 0) {
+    const float v = static_cast<float>(mant) * 5.9604644775390625e-08f;  // mant * 2^-24
+    return BitsFloat(FloatBits(v) | sign);
+  }
+  if (exp == 31) return BitsFloat(sign | 0x7f800000u | (mant << 13));
+  return BitsFloat(sign | ((exp + 112u) << 23) | (mant << 13));
+}
+
+/*! \brief float -> bfloat16 bits, round to nearest even, NaN kept quiet. */
+SHADE_XINLINE std::uint16_t FloatToBf16Bits(float value) {
+  std::uint32_t f = FloatBits(value);
+  if ((f & 0x7fffffffu) > 0x7f800000u) return static_cast<std::uint16_t>((f >> 16) | 0x40u);
+  f += 0x7fffu + ((f >> 16) & 1u);
+  return static_cast<std::uint16_t>(f >> 16);
+}
+
+/*! \brief bfloat16 bits -> float (exact). */
+SHADE_XINLINE float Bf16BitsToFloat(std::uint16_t b) {
+  return BitsFloat(static_cast<std::uint32_t>(b) << 16);
+}
+
+/*! \brief Shared arithmetic for the two 16-bit float types; Derived supplies the conversions. */
+template <typename Derived>
+struct Float16Base {
+  SHADE_XINLINE operator float() const { return static_cast<const Derived&>(*this).ToFloat(); }
+  SHADE_XINLINE Derived& operator+=(float v) { return Self() = Derived(float(*this) + v); }
+  SHADE_XINLINE Derived& operator-=(float v) { return Self() = Derived(float(*this) - v); }
+  SHADE_XINLINE Derived& operator*=(float v) { return Self() = Derived(float(*this) * v); }
+  SHADE_XINLINE Derived& operator/=(float v) { return Self() = Derived(float(*this) / v); }
+  SHADE_XINLINE Derived operator-() const { return Derived(-float(*this)); }
+  friend SHADE_XINLINE Derived operator+(Derived a, Derived b) { return Derived(float(a) + float(b)); }
+  friend SHADE_XINLINE Derived operator-(Derived a, Derived b) { return Derived(float(a) - float(b)); }
+  friend SHADE_XINLINE Derived operator*(Derived a, Derived b) { return Derived(float(a) * float(b)); }
+  friend SHADE_XINLINE Derived operator/(Derived a, Derived b) { return Derived(float(a) / float(b)); }
+  friend SHADE_XINLINE bool operator==(Derived a, Derived b) { return float(a) == float(b); }
+  friend SHADE_XINLINE bool operator!=(Derived a, Derived b) { return float(a) != float(b); }
+  friend SHADE_XINLINE bool operator<(Derived a, Derived b) { return float(a) < float(b); }
+  friend SHADE_XINLINE bool operator<=(Derived a, Derived b) { return float(a) <= float(b); }
+  friend SHADE_XINLINE bool operator>(Derived a, Derived b) { return float(a) > float(b); }
+  friend SHADE_XINLINE bool operator>=(Derived a, Derived b) { return float(a) >= float(b); }
+  friend std::ostream& operator<<(std::ostream& os, Derived v) { return os << float(v); }
+
+ private:
+  SHADE_XINLINE Derived& Self() { return static_cast<Derived&>(*this); }
+};
+
+}  // namespace detail
+
+/*! \brief IEEE 754 binary16. Construct explicitly from a number; reads back as float. */
+struct half_t : detail::Float16Base<half_t> {
+  /*! \brief Raw bits. */
+  std::uint16_t bits_ = 0;
+  half_t() = default;
+  /*! \brief Rounds `v` to the nearest binary16 (ties to even). */
+  template <typename T, typename = decltype(static_cast<float>(T()))>
+  SHADE_XINLINE explicit half_t(T v) : bits_(detail::FloatToHalfBits(static_cast<float>(v))) {}
+  /*! \brief Builds a value from raw bits. */
+  static SHADE_XINLINE half_t FromBits(std::uint16_t b) {
+    half_t h;
+    h.bits_ = b;
+    return h;
+  }
+  /*! \brief Exact widening to float. */
+  SHADE_XINLINE float ToFloat() const { return detail::HalfBitsToFloat(bits_); }
+};
+
+/*! \brief bfloat16: float's exponent with 8 bits of significand. */
+struct bf16_t : detail::Float16Base<bf16_t> {
+  /*! \brief Raw bits. */
+  std::uint16_t bits_ = 0;
+  bf16_t() = default;
+  /*! \brief Rounds `v` to the nearest bfloat16 (ties to even). */
+  template <typename T, typename = decltype(static_cast<float>(T()))>
+  SHADE_XINLINE explicit bf16_t(T v) : bits_(detail::FloatToBf16Bits(static_cast<float>(v))) {}
+  /*! \brief Builds a value from raw bits. */
+  static SHADE_XINLINE bf16_t FromBits(std::uint16_t b) {
+    bf16_t h;
+    h.bits_ = b;
+    return h;
+  }
+  /*! \brief Exact widening to float. */
+  SHADE_XINLINE float ToFloat() const { return detail::Bf16BitsToFloat(bits_); }
+};
+
+static_assert(sizeof(half_t) == 2 && sizeof(bf16_t) == 2, "16-bit floats must be 2 bytes");
+
+}  // namespace shade
+
+#endif  // SHADE_BASE_HALF_H_

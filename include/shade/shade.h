@@ -1,0 +1,19 @@
+/*!
+ * \file shade.h
+ * \brief Umbrella header: everything in shade.
+ */
+#ifndef SHADE_SHADE_H_
+#define SHADE_SHADE_H_
+
+#include "shade/base/checked.h"
+#include "shade/base/device.h"
+#include "shade/base/dtype.h"
+#include "shade/base/error.h"
+#include "shade/base/half.h"
+#include "shade/base/index.h"
+#include "shade/backend/cpu/parallel.h"
+#include "shade/memory/alloc.h"
+#include "shade/shape/shape.h"
+#include "shade/shape/tshape.h"
+
+#endif  // SHADE_SHADE_H_
