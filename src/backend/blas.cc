@@ -1,0 +1,124 @@
+// CBLAS bindings for the dot engine. Arguments are validated here so a bad call throws
+// shade::Error instead of reaching the BLAS's own xerbla (which prints and may exit).
+#include "shade/backend/cpu/blas.h"
+
+#include <cblas.h>
+
+#include <climits>
+
+#include "shade/backend/cpu/parallel.h"
+
+namespace shade {
+namespace blas {
+namespace {
+
+blasint ToBlasInt(index_t v, const char* what) {
+  SHADE_CHECK(v >= 0 && v <= static_cast<index_t>(INT_MAX))
+      << "BLAS: " << what << " = " << v << " is outside the BLAS integer range [0, " << INT_MAX << "]";
+  return static_cast<blasint>(v);
+}
+
+void CheckLd(index_t ld, index_t cols, const char* what) {
+  SHADE_CHECK_GE(ld, cols > 0 ? cols : 1) << "BLAS: leading dimension " << what
+                                          << " smaller than the row length";
+}
+
+CBLAS_TRANSPOSE Trans(bool t) { return t ? CblasTrans : CblasNoTrans; }
+
+void Gemm_(bool ta, bool tb, index_t m, index_t n, index_t k, float alpha, const float* a,
+           index_t lda, const float* b, index_t ldb, float beta, float* c, index_t ldc) {
+  cblas_sgemm(CblasRowMajor, Trans(ta), Trans(tb), ToBlasInt(m, "m"), ToBlasInt(n, "n"),
+              ToBlasInt(k, "k"), alpha, a, ToBlasInt(lda, "lda"), b, ToBlasInt(ldb, "ldb"), beta,
+              c, ToBlasInt(ldc, "ldc"));
+}
+void Gemm_(bool ta, bool tb, index_t m, index_t n, index_t k, double alpha, const double* a,
+           index_t lda, const double* b, index_t ldb, double beta, double* c, index_t ldc) {
+  cblas_dgemm(CblasRowMajor, Trans(ta), Trans(tb), ToBlasInt(m, "m"), ToBlasInt(n, "n"),
+              ToBlasInt(k, "k"), alpha, a, ToBlasInt(lda, "lda"), b, ToBlasInt(ldb, "ldb"), beta,
+              c, ToBlasInt(ldc, "ldc"));
+}
+
+}  // namespace
+
+template <typename T>
+void Gemm(bool trans_a, bool trans_b, index_t m, index_t n, index_t k, T alpha, const T* a,
+          index_t lda, const T* b, index_t ldb, T beta, T* c, index_t ldc) {
+  SHADE_CHECK(m >= 0 && n >= 0 && k >= 0) << "Gemm: negative size m=" << m << " n=" << n << " k=" << k;
+  CheckLd(lda, trans_a ? m : k, "lda");
+  CheckLd(ldb, trans_b ? k : n, "ldb");
+  CheckLd(ldc, n, "ldc");
+  if (m == 0 || n == 0) return;
+  if (k == 0) {  // BLAS would scale C by beta; do it here so beta == 0 clears NaNs too
+    for (index_t i = 0; i < m; ++i) {
+      for (index_t j = 0; j < n; ++j) c[i * ldc + j] = beta == T(0) ? T(0) : c[i * ldc + j] * beta;
+    }
+    return;
+  }
+  Gemm_(trans_a, trans_b, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+}
+
+template <typename T>
+void Gemv(bool trans_a, index_t rows, index_t cols, T alpha, const T* a, index_t lda, const T* x,
+          index_t incx, T beta, T* y, index_t incy) {
+  SHADE_CHECK(rows >= 0 && cols >= 0) << "Gemv: negative size " << rows << "x" << cols;
+  CheckLd(lda, cols, "lda");
+  SHADE_CHECK(incx != 0 && incy != 0) << "Gemv: zero increment";
+  const index_t ylen = trans_a ? cols : rows;
+  if (ylen == 0) return;
+  if (rows == 0 || cols == 0) {
+    for (index_t i = 0; i < ylen; ++i) y[i * incy] = beta == T(0) ? T(0) : y[i * incy] * beta;
+    return;
+  }
+  if constexpr (std::is_same<T, float>::value) {
+    cblas_sgemv(CblasRowMajor, Trans(trans_a), ToBlasInt(rows, "rows"), ToBlasInt(cols, "cols"),
+                alpha, a, ToBlasInt(lda, "lda"), x, static_cast<blasint>(incx), beta, y,
+                static_cast<blasint>(incy));
+  } else {
+    cblas_dgemv(CblasRowMajor, Trans(trans_a), ToBlasInt(rows, "rows"), ToBlasInt(cols, "cols"),
+                alpha, a, ToBlasInt(lda, "lda"), x, static_cast<blasint>(incx), beta, y,
+                static_cast<blasint>(incy));
+  }
+}
+
+template <typename T>
+void Ger(index_t rows, index_t cols, T alpha, const T* x, index_t incx, const T* y, index_t incy,
+         T* a, index_t lda) {
+  SHADE_CHECK(rows >= 0 && cols >= 0) << "Ger: negative size " << rows << "x" << cols;
+  CheckLd(lda, cols, "lda");
+  SHADE_CHECK(incx != 0 && incy != 0) << "Ger: zero increment";
+  if (rows == 0 || cols == 0) return;
+  if constexpr (std::is_same<T, float>::value) {
+    cblas_sger(CblasRowMajor, ToBlasInt(rows, "rows"), ToBlasInt(cols, "cols"), alpha, x,
+               static_cast<blasint>(incx), y, static_cast<blasint>(incy), a, ToBlasInt(lda, "lda"));
+  } else {
+    cblas_dger(CblasRowMajor, ToBlasInt(rows, "rows"), ToBlasInt(cols, "cols"), alpha, x,
+               static_cast<blasint>(incx), y, static_cast<blasint>(incy), a, ToBlasInt(lda, "lda"));
+  }
+}
+
+template <typename T>
+void BatchGemm(bool trans_a, bool trans_b, index_t batch, index_t m, index_t n, index_t k, T alpha,
+               const T* a, index_t lda, index_t stride_a, const T* b, index_t ldb, index_t stride_b,
+               T beta, T* c, index_t ldc, index_t stride_c) {
+  SHADE_CHECK_GE(batch, 0) << "BatchGemm: negative batch";
+  for (index_t i = 0; i < batch; ++i) {
+    Gemm<T>(trans_a, trans_b, m, n, k, alpha, a + i * stride_a, lda, b + i * stride_b, ldb, beta,
+            c + i * stride_c, ldc);
+  }
+}
+
+#define SHADE_INSTANTIATE_BLAS_(T)                                                             \
+  template void Gemm<T>(bool, bool, index_t, index_t, index_t, T, const T*, index_t, const T*, \
+                        index_t, T, T*, index_t);                                              \
+  template void Gemv<T>(bool, index_t, index_t, T, const T*, index_t, const T*, index_t, T, T*, \
+                        index_t);                                                              \
+  template void Ger<T>(index_t, index_t, T, const T*, index_t, const T*, index_t, T*, index_t); \
+  template void BatchGemm<T>(bool, bool, index_t, index_t, index_t, index_t, T, const T*,      \
+                             index_t, index_t, const T*, index_t, index_t, T, T*, index_t,     \
+                             index_t);
+SHADE_INSTANTIATE_BLAS_(float)
+SHADE_INSTANTIATE_BLAS_(double)
+#undef SHADE_INSTANTIATE_BLAS_
+
+}  // namespace blas
+}  // namespace shade
