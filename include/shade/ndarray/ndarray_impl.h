@@ -1,0 +1,153 @@
+/*!
+ * \file ndarray_impl.h
+ * \brief `NDArrayImpl`: what an NDArray handle points to (sizes, strides, storage offset, numel,
+ *  Storage, lifecycle flags). The element type and device live in the Storage.
+ *
+ * Layout, on x86-64: refcount (1 word), Storage (1), offset (1), numel (1), sizes and strides
+ * of up to 5 dimensions inline (10), rank and flags (1) = 15 words (LibTorch's TensorImpl: 26).
+ * Higher ranks put sizes and strides on the heap.
+ */
+#ifndef SHADE_NDARRAY_NDARRAY_IMPL_H_
+#define SHADE_NDARRAY_NDARRAY_IMPL_H_
+
+#include <algorithm>
+#include <cstdint>
+#include <cstring>
+
+#include "shade/base/checked.h"
+#include "shade/base/error.h"
+#include "shade/base/index.h"
+#include "shade/memory/intrusive_ptr.h"
+#include "shade/memory/storage.h"
+
+namespace shade {
+
+/*! \brief The shared state behind NDArray handles. */
+class NDArrayImpl : public intrusive_ptr_target {
+ public:
+  /*! \brief Dimensions whose sizes and strides are kept inline. */
+  static constexpr int kInlineDims = 5;
+
+  /*! \brief Rank 0, one element, over `storage`. */
+  explicit NDArrayImpl(Storage storage) : storage_(std::move(storage)) {}
+  NDArrayImpl(const NDArrayImpl&) = delete;
+  NDArrayImpl& operator=(const NDArrayImpl&) = delete;
+  ~NDArrayImpl() {
+    if (ndim_ > kInlineDims) delete[] heap_;
+  }
+
+  /*! \brief Rank. */
+  int ndim() const noexcept { return ndim_; }
+  /*! \brief Sizes (ndim entries). */
+  const index_t* sizes() const noexcept { return ndim_ > kInlineDims ? heap_ : inline_; }
+  /*! \brief Strides in elements (ndim entries). */
+  const index_t* strides() const noexcept {
+    return ndim_ > kInlineDims ? heap_ + ndim_ : inline_ + kInlineDims;
+  }
+  /*! \brief Number of elements. */
+  index_t numel() const noexcept { return numel_; }
+  /*! \brief Offset of element 0 in the storage, in elements. */
+  index_t storage_offset() const noexcept { return storage_offset_; }
+  /*! \brief The storage. */
+  const Storage& storage() const noexcept { return storage_; }
+  /*! \brief The storage (mutable). */
+  Storage& mutable_storage() noexcept { return storage_; }
+  /*! \brief True when strides are the row-major strides of sizes (size-1 dims ignored). */
+  bool is_contiguous() const noexcept { return is_contiguous_; }
+  /*! \brief True once Extend or ReserveSpace ran: Resize then never frees. */
+  bool reserved() const noexcept { return reserved_; }
+  /*! \brief Sets the reserved flag. */
+  void set_reserved(bool r) noexcept { reserved_ = r; }
+  /*! \brief Sets the storage offset (elements). */
+  void set_storage_offset(index_t off) noexcept { storage_offset_ = off; }
+
+  /*!
+   * \brief Sets sizes and row-major strides; throws on a negative size or a numel overflow
+   *  before changing anything.
+   */
+  void SetSizesContiguous(const index_t* sizes, int ndim) {
+    const index_t numel = ValidateSizes(sizes, ndim);
+    SetRank(ndim);
+    index_t* sz = MutableSizes();
+    index_t* st = MutableStrides();
+    std::copy(sizes, sizes + ndim, sz);
+    index_t stride = 1;
+    for (int d = ndim - 1; d >= 0; --d) {
+      st[d] = stride;
+      // Past a zero size the stride stays as if the size were 1 (no overflow, never read).
+      stride *= std::max<index_t>(sz[d], 1);
+    }
+    numel_ = numel;
+    is_contiguous_ = true;
+  }
+  /*! \brief Sets sizes and strides as given (the caller validated them against the storage). */
+  void SetSizesAndStrides(const index_t* sizes, const index_t* strides, int ndim) {
+    const index_t numel = ValidateSizes(sizes, ndim);
+    SetRank(ndim);
+    std::copy(sizes, sizes + ndim, MutableSizes());
+    std::copy(strides, strides + ndim, MutableStrides());
+    numel_ = numel;
+    is_contiguous_ = ComputeContiguous();
+  }
+  /*! \brief Changes the outermost size only (Extend / ShrinkTo), keeping the strides. */
+  void SetOuterSize(index_t outer) {
+    SHADE_DCHECK(ndim_ >= 1);
+    SHADE_CHECK_GE(outer, 0) << "NDArray: outer size " << outer << " is negative";
+    const index_t inner = CheckedProduct(sizes() + 1, ndim_ - 1, "NDArray numel");
+    numel_ = CheckedMul(outer, inner, "NDArray numel");
+    // Row-major strides do not depend on the outermost size, so they stay valid.
+    MutableSizes()[0] = outer;
+    is_contiguous_ = ComputeContiguous();
+  }
+
+  /*! \brief Product of sizes with overflow and sign checks (throws shade::Error). */
+  static index_t ValidateSizes(const index_t* sizes, int ndim) {
+    index_t numel = 1;
+    for (int d = 0; d < ndim; ++d) {
+      SHADE_CHECK_GE(sizes[d], 0) << "NDArray: size " << sizes[d] << " of dimension " << d
+                                  << " is negative";
+      numel = CheckedMul(numel, sizes[d], "NDArray numel");
+    }
+    return numel;
+  }
+
+ private:
+  void SetRank(int ndim) {
+    if (ndim == ndim_) return;
+    index_t* fresh = ndim > kInlineDims ? new index_t[2 * static_cast<std::size_t>(ndim)] : nullptr;
+    if (ndim_ > kInlineDims) delete[] heap_;
+    ndim_ = ndim;
+    if (fresh) heap_ = fresh;
+  }
+  index_t* MutableSizes() noexcept { return ndim_ > kInlineDims ? heap_ : inline_; }
+  index_t* MutableStrides() noexcept {
+    return ndim_ > kInlineDims ? heap_ + ndim_ : inline_ + kInlineDims;
+  }
+  bool ComputeContiguous() const noexcept {
+    if (numel_ == 0) return true;
+    index_t expected = 1;
+    const index_t* sz = sizes();
+    const index_t* st = strides();
+    for (int d = ndim_ - 1; d >= 0; --d) {
+      if (sz[d] == 1) continue;
+      if (st[d] != expected) return false;
+      expected *= sz[d];
+    }
+    return true;
+  }
+
+  Storage storage_;
+  index_t storage_offset_ = 0;
+  index_t numel_ = 1;
+  union {
+    index_t inline_[2 * kInlineDims];  // sizes then strides
+    index_t* heap_;                    // 2 * ndim_ entries when ndim_ > kInlineDims
+  };
+  std::int32_t ndim_ = 0;
+  bool is_contiguous_ = true;
+  bool reserved_ = false;
+};
+
+}  // namespace shade
+
+#endif  // SHADE_NDARRAY_NDARRAY_IMPL_H_
