@@ -1,0 +1,227 @@
+/*!
+ * \file check.h
+ * \brief Checks on expressions: `ExpInfo` (rank and device, at compile time), `TypeCheck`
+ *  (does an expression fit a destination), `ShapeCheck` (run-time shape of an expression,
+ *  throwing shade::Error naming both shapes on a mismatch).
+ *
+ * Scalars fit every shape: ShapeCheck reports them with the wildcard extent kShapeWildcard,
+ * for unary, binary and ternary maps alike (mshadow used extent 0 as the marker, which made a
+ * genuinely empty tensor match any shape).
+ */
+#ifndef SHADE_EXPR_CHECK_H_
+#define SHADE_EXPR_CHECK_H_
+
+#include <sstream>
+#include <string>
+#include <type_traits>
+#include <utility>
+
+#include "shade/base/error.h"
+#include "shade/expr/expression.h"
+#include "shade/tensor/tensor.h"
+
+namespace shade {
+namespace expr {
+
+/*! \brief Extent ShapeCheck reports for scalars (they match any shape). */
+constexpr index_t kShapeWildcard = -1;
+
+/*! \brief True when `s` is the shape of a scalar-only expression. */
+template <int dim>
+inline bool IsWildcardShape(const Shape<dim>& s) {
+  return s[0] == kShapeWildcard;
+}
+
+/*! \brief Prints a shape, or "scalar" for the wildcard shape, for messages. */
+template <int dim>
+inline std::string ShapeString(const Shape<dim>& s) {
+  if (IsWildcardShape(s)) return "scalar";
+  std::ostringstream os;
+  os << s;
+  return os.str();
+}
+
+namespace detail {
+/*! \brief Rank of a map of operands of ranks a and b: 0 is a scalar, -1 a mismatch. */
+constexpr int CombineDim(int a, int b) {
+  return (a < 0 || b < 0) ? -1 : a == 0 ? b : (b == 0 || a == b) ? a : -1;
+}
+/*! \brief Detects extensions (types deriving from MakeTensorExp). */
+template <typename E, typename = void>
+struct IsMakeTensorExp : std::false_type {};
+template <typename E>
+struct IsMakeTensorExp<E, std::void_t<typename E::MakeTensorSrcExp>> : std::true_type {};
+}  // namespace detail
+
+/*!
+ * \brief Static facts of an expression: kDim (rank; 0 for scalars, -1 when operands disagree)
+ *  and kDevMask (devices all operands live on; scalars live everywhere).
+ */
+template <typename E, typename Enable = void>
+struct ExpInfo {
+  static constexpr int kDim = -1;
+  static constexpr int kDevMask = 0;
+};
+template <typename Device, int dim, typename DType>
+struct ExpInfo<Tensor<Device, dim, DType>> {
+  static constexpr int kDim = dim;
+  static constexpr int kDevMask = Device::kDevMask;
+};
+template <typename DType>
+struct ExpInfo<ScalarExp<DType>> {
+  static constexpr int kDim = 0;
+  static constexpr int kDevMask = 0xffff;
+};
+template <typename DstDType, typename SrcDType, typename EType, int etype>
+struct ExpInfo<TypecastExp<DstDType, SrcDType, EType, etype>> {
+  static constexpr int kDim = ExpInfo<EType>::kDim;
+  static constexpr int kDevMask = ExpInfo<EType>::kDevMask;
+};
+template <typename E, typename DType>
+struct ExpInfo<TransposeExp<E, DType>> {
+  static constexpr int kDim = ExpInfo<E>::kDim;
+  static constexpr int kDevMask = ExpInfo<E>::kDevMask;
+};
+template <typename OP, typename TA, typename DType, int etype>
+struct ExpInfo<UnaryMapExp<OP, TA, DType, etype>> {
+  static constexpr int kDim = ExpInfo<TA>::kDim;
+  static constexpr int kDevMask = ExpInfo<TA>::kDevMask;
+};
+template <typename OP, typename TA, typename TB, typename DType, int etype>
+struct ExpInfo<BinaryMapExp<OP, TA, TB, DType, etype>> {
+  static constexpr int kDim = detail::CombineDim(ExpInfo<TA>::kDim, ExpInfo<TB>::kDim);
+  static constexpr int kDevMask = ExpInfo<TA>::kDevMask & ExpInfo<TB>::kDevMask;
+};
+template <typename OP, typename TA, typename TB, typename TC, typename DType, int etype>
+struct ExpInfo<TernaryMapExp<OP, TA, TB, TC, DType, etype>> {
+  static constexpr int kDim = detail::CombineDim(
+      detail::CombineDim(ExpInfo<TA>::kDim, ExpInfo<TB>::kDim), ExpInfo<TC>::kDim);
+  static constexpr int kDevMask =
+      ExpInfo<TA>::kDevMask & ExpInfo<TB>::kDevMask & ExpInfo<TC>::kDevMask;
+};
+/*! \brief Extensions: rank `dim` when the source is well formed; the source's devices. */
+template <typename E>
+struct ExpInfo<E, std::enable_if_t<detail::IsMakeTensorExp<E>::value>> {
+  static constexpr int kDim =
+      ExpInfo<typename E::MakeTensorSrcExp>::kDim >= 0 ? E::kMakeTensorDim : -1;
+  static constexpr int kDevMask = ExpInfo<typename E::MakeTensorSrcExp>::kDevMask;
+};
+
+/*!
+ * \brief Whether expression E can be evaluated into a rank-`dim` destination of `Device`:
+ *  kMapPass for element-wise assignment, kRedPass for a reduction to a lower rank.
+ */
+template <typename Device, int dim, typename DType, typename E>
+struct TypeCheck {
+  /*! \brief Rank of the expression. */
+  static constexpr int kExpDim = ExpInfo<E>::kDim;
+  /*! \brief All operands live on Device. */
+  static constexpr bool kDevPass = (ExpInfo<E>::kDevMask & Device::kDevMask) != 0;
+  /*! \brief Rank matches (or is a scalar) and device matches. */
+  static constexpr bool kMapPass = (kExpDim == 0 || kExpDim == dim) && kDevPass;
+  /*! \brief Rank is higher than dim (a reduction) and device matches. */
+  static constexpr bool kRedPass = (kExpDim > dim) && kDevPass;
+};
+
+/*!
+ * \brief Compile-time check that E fits a rank-`dim` destination of `Device`, each failure
+ *  with its own readable message. Use as `static_assert(CheckMapTypes<...>(), "")`.
+ */
+template <typename Device, int dim, typename E>
+constexpr bool CheckMapTypes() {
+  static_assert(ExpInfo<E>::kDim >= 0,
+                "shade: operands of this expression have different ranks (tensors of one "
+                "expression must all have the same number of dimensions)");
+  static_assert(ExpInfo<E>::kDim == 0 || ExpInfo<E>::kDim == dim,
+                "shade: the rank of the expression differs from the rank of the destination");
+  static_assert((ExpInfo<E>::kDevMask & Device::kDevMask) != 0,
+                "shade: the expression mixes devices: every tensor must live on the "
+                "destination's device (cpu vs gpu)");
+  return true;
+}
+
+/*!
+ * \brief Run-time shape of expression E seen as rank `dim`; throws shade::Error when operand
+ *  shapes differ. Scalars give the wildcard shape.
+ */
+template <int dim, typename E, typename Enable = void>
+struct ShapeCheck;
+
+template <int dim, typename Device, typename DType>
+struct ShapeCheck<dim, Tensor<Device, dim, DType>> {
+  static Shape<dim> Check(const Tensor<Device, dim, DType>& t) { return t.shape_; }
+};
+template <int dim, typename DType>
+struct ShapeCheck<dim, ScalarExp<DType>> {
+  static Shape<dim> Check(const ScalarExp<DType>& /*exp*/) {
+    Shape<dim> shape;
+    for (int i = 0; i < dim; ++i) shape[i] = kShapeWildcard;
+    return shape;
+  }
+};
+template <int dim, typename DstDType, typename SrcDType, typename EType, int etype>
+struct ShapeCheck<dim, TypecastExp<DstDType, SrcDType, EType, etype>> {
+  static Shape<dim> Check(const TypecastExp<DstDType, SrcDType, EType, etype>& exp) {
+    return ShapeCheck<dim, EType>::Check(exp.exp);
+  }
+};
+template <int dim, typename E, typename DType>
+struct ShapeCheck<dim, TransposeExp<E, DType>> {
+  static Shape<dim> Check(const TransposeExp<E, DType>& e) {
+    static_assert(dim == 2, "shade: .T() transposes 2-D expressions only");
+    Shape<dim> s = ShapeCheck<dim, E>::Check(e.exp);
+    std::swap(s[0], s[1]);
+    return s;
+  }
+};
+template <int dim, typename OP, typename TA, typename DType, int etype>
+struct ShapeCheck<dim, UnaryMapExp<OP, TA, DType, etype>> {
+  static Shape<dim> Check(const UnaryMapExp<OP, TA, DType, etype>& t) {
+    return ShapeCheck<dim, TA>::Check(t.src_);
+  }
+};
+template <int dim, typename OP, typename TA, typename TB, typename DType, int etype>
+struct ShapeCheck<dim, BinaryMapExp<OP, TA, TB, DType, etype>> {
+  static Shape<dim> Check(const BinaryMapExp<OP, TA, TB, DType, etype>& t) {
+    const Shape<dim> shape1 = ShapeCheck<dim, TA>::Check(t.lhs_);
+    const Shape<dim> shape2 = ShapeCheck<dim, TB>::Check(t.rhs_);
+    if (IsWildcardShape(shape1)) return shape2;
+    if (IsWildcardShape(shape2)) return shape1;
+    SHADE_CHECK(shape1 == shape2) << "BinaryMapExp: shapes of operands differ: lhs " << shape1
+                                  << " vs rhs " << shape2;
+    return shape1;
+  }
+};
+template <int dim, typename OP, typename TA, typename TB, typename TC, typename DType, int etype>
+struct ShapeCheck<dim, TernaryMapExp<OP, TA, TB, TC, DType, etype>> {
+  static Shape<dim> Check(const TernaryMapExp<OP, TA, TB, TC, DType, etype>& t) {
+    const Shape<dim> shapes[3] = {ShapeCheck<dim, TA>::Check(t.item1_),
+                                  ShapeCheck<dim, TB>::Check(t.item2_),
+                                  ShapeCheck<dim, TC>::Check(t.item3_)};
+    const Shape<dim>* known = nullptr;
+    for (const Shape<dim>& s : shapes) {
+      if (IsWildcardShape(s)) continue;
+      if (known == nullptr) {
+        known = &s;
+      } else {
+        SHADE_CHECK(*known == s) << "TernaryMapExp: shapes of operands differ: "
+                                 << ShapeString(shapes[0]) << ", " << ShapeString(shapes[1])
+                                 << ", " << ShapeString(shapes[2]);
+      }
+    }
+    return known != nullptr ? *known : shapes[0];
+  }
+};
+/*! \brief Extensions report the shape they computed when built. */
+template <int dim, typename E>
+struct ShapeCheck<dim, E, std::enable_if_t<detail::IsMakeTensorExp<E>::value>> {
+  static Shape<dim> Check(const E& e) {
+    static_assert(E::kMakeTensorDim == dim, "shade: extension rank differs from the destination");
+    return e.shape_;
+  }
+};
+
+}  // namespace expr
+}  // namespace shade
+
+#endif  // SHADE_EXPR_CHECK_H_

@@ -1,0 +1,204 @@
+/*!
+ * \file dot.h
+ * \brief The dot engine of the static front end: `dst (=|+=|-=) scale * dot(a, b)` becomes ONE
+ *  BLAS call (gemm, gemv, ger, or batched gemm), with alpha and beta taken from the saver and
+ *  padded operands passed with their row pitch as leading dimension (never copied).
+ *
+ *  | dst | lhs | rhs | form                                  | BLAS      |
+ *  |-----|-----|-----|---------------------------------------|-----------|
+ *  | 2-D | 2-D | 2-D | dot(a[.T()], b[.T()])                 | Gemm      |
+ *  | 1-D | 2-D | 1-D | dot(m[.T()], v)                       | Gemv      |
+ *  | 1-D | 1-D | 2-D | dot(v, m[.T()])   (= m^T v)           | Gemv      |
+ *  | 2-D | 1-D | 1-D | dot(x.T(), y)     (outer product x y^T)| Ger       |
+ *  | 3-D | 3-D | 3-D | batch_dot<lt, rt>(a, b)               | BatchGemm |
+ */
+#ifndef SHADE_EXPR_DOT_H_
+#define SHADE_EXPR_DOT_H_
+
+#include <type_traits>
+
+#include "shade/backend/cpu/blas.h"
+#include "shade/base/device.h"
+#include "shade/base/error.h"
+#include "shade/expr/expression.h"
+#include "shade/expr/sv.h"
+#include "shade/tensor/tensor.h"
+
+namespace shade {
+namespace expr {
+namespace detail {
+
+/*! \brief alpha and beta of the BLAS call for a saver; *= and /= are compile errors. */
+template <typename SV, typename DType>
+struct DotSaver {
+  static_assert(std::is_same<SV, sv::saveto>::value || std::is_same<SV, sv::plusto>::value ||
+                    std::is_same<SV, sv::minusto>::value,
+                "shade: a product dot(...) can be assigned with =, += or -= only; *= and /= "
+                "with dot are not defined (assign the product to a tensor first)");
+  static DType Alpha(DType scale) { return DType(scale * DType(SV::kAlphaSign)); }
+  static constexpr DType kBeta = DType(SV::kBeta);
+};
+
+/*! \brief Shared compile-time requirements of every dot form. */
+template <typename Device, typename DType>
+constexpr bool CheckDotTypes() {
+  static_assert(std::is_same<Device, cpu>::value,
+                "shade: this build evaluates dot on the cpu only (no gpu backend)");
+  static_assert(blas::kSupported<DType>,
+                "shade: dot/batch_dot support float and double only (they call BLAS)");
+  return true;
+}
+
+/*! \brief Throws when the memory of `dst` overlaps `src` (BLAS must not write its input). */
+template <typename TD, typename TS>
+inline void CheckNoOverlap(const TD& dst, const TS& src, const char* name) {
+  const auto* d0 = dst.dptr_;
+  const auto* d1 = dst.dptr_ + dst.MSize();
+  const auto* s0 = src.dptr_;
+  const auto* s1 = src.dptr_ + src.MSize();
+  SHADE_CHECK(dst.MSize() == 0 || src.MSize() == 0 || d1 <= s0 || s1 <= d0)
+      << "dot: the destination (shape " << dst.shape_ << ") overlaps the " << name
+      << " operand (shape " << src.shape_ << "); write the product to another tensor";
+}
+
+}  // namespace detail
+
+/*!
+ * \brief Evaluates `*dst SV= scale * dot(op(lhs), op(rhs))`; specialised per rank combination
+ *  (see the table in the file comment). The primary template rejects the others.
+ */
+template <typename SV, typename Device, int dim, int ldim, int rdim, bool ltrans, bool rtrans,
+          typename DType>
+struct DotEngine {
+  static_assert(detail::kAlwaysFalse<SV, Device, DType>,
+                "shade: unsupported dot form; use 2-D = dot(2-D, 2-D), 1-D = dot(2-D, 1-D), "
+                "1-D = dot(1-D, 2-D), 2-D = dot(1-D.T(), 1-D) or 3-D = batch_dot(3-D, 3-D)");
+  static void Eval(Tensor<Device, dim, DType>*, const Tensor<Device, ldim, DType>&,
+                   const Tensor<Device, rdim, DType>&, DType) {}
+};
+
+/*! \brief Matrix = op(matrix) * op(matrix): one Gemm. */
+template <typename SV, typename Device, bool ltrans, bool rtrans, typename DType>
+struct DotEngine<SV, Device, 2, 2, 2, ltrans, rtrans, DType> {
+  static void Eval(Tensor<Device, 2, DType>* p_dst, const Tensor<Device, 2, DType>& lhs,
+                   const Tensor<Device, 2, DType>& rhs, DType scale) {
+    static_assert(detail::CheckDotTypes<Device, DType>(), "");
+    Tensor<Device, 2, DType>& dst = *p_dst;
+    const index_t m = ltrans ? lhs.size(1) : lhs.size(0);
+    const index_t k = ltrans ? lhs.size(0) : lhs.size(1);
+    const index_t k2 = rtrans ? rhs.size(1) : rhs.size(0);
+    const index_t n = rtrans ? rhs.size(0) : rhs.size(1);
+    SHADE_CHECK(k == k2) << "dot: inner dimensions differ: lhs" << (ltrans ? ".T()" : "")
+                         << " of shape " << lhs.shape_ << " and rhs" << (rtrans ? ".T()" : "")
+                         << " of shape " << rhs.shape_ << " (" << k << " vs " << k2 << ")";
+    SHADE_CHECK(dst.shape_ == Shape2(m, n))
+        << "dot: destination shape " << dst.shape_ << " differs from the product shape "
+        << Shape2(m, n) << " of lhs " << lhs.shape_ << " and rhs " << rhs.shape_;
+    detail::CheckNoOverlap(dst, lhs, "lhs");
+    detail::CheckNoOverlap(dst, rhs, "rhs");
+    blas::Gemm<DType>(ltrans, rtrans, m, n, k, detail::DotSaver<SV, DType>::Alpha(scale),
+                      lhs.dptr_, lhs.stride_, rhs.dptr_, rhs.stride_,
+                      detail::DotSaver<SV, DType>::kBeta, dst.dptr_, dst.stride_);
+  }
+};
+
+/*! \brief Vector = op(matrix) * vector: one Gemv. */
+template <typename SV, typename Device, bool ltrans, bool rtrans, typename DType>
+struct DotEngine<SV, Device, 1, 2, 1, ltrans, rtrans, DType> {
+  static void Eval(Tensor<Device, 1, DType>* p_dst, const Tensor<Device, 2, DType>& lhs,
+                   const Tensor<Device, 1, DType>& rhs, DType scale) {
+    static_assert(detail::CheckDotTypes<Device, DType>(), "");
+    static_assert(!rtrans, "shade: dot(matrix, vector.T()) has no meaning; use dot(matrix, vector)");
+    Tensor<Device, 1, DType>& dst = *p_dst;
+    const index_t rows = lhs.size(0), cols = lhs.size(1);
+    const index_t k = ltrans ? rows : cols;
+    const index_t n = ltrans ? cols : rows;
+    SHADE_CHECK(k == rhs.size(0)) << "dot: matrix" << (ltrans ? ".T()" : "") << " of shape "
+                                  << lhs.shape_ << " does not match vector of shape "
+                                  << rhs.shape_;
+    SHADE_CHECK(dst.size(0) == n) << "dot: destination shape " << dst.shape_
+                                  << " differs from the product shape " << Shape1(n);
+    detail::CheckNoOverlap(dst, lhs, "lhs");
+    detail::CheckNoOverlap(dst, rhs, "rhs");
+    blas::Gemv<DType>(ltrans, rows, cols, detail::DotSaver<SV, DType>::Alpha(scale), lhs.dptr_,
+                      lhs.stride_, rhs.dptr_, 1, detail::DotSaver<SV, DType>::kBeta, dst.dptr_, 1);
+  }
+};
+
+/*! \brief Vector = vector * op(matrix) (that is op(matrix)^T * vector): one Gemv. */
+template <typename SV, typename Device, bool ltrans, bool rtrans, typename DType>
+struct DotEngine<SV, Device, 1, 1, 2, ltrans, rtrans, DType> {
+  static void Eval(Tensor<Device, 1, DType>* p_dst, const Tensor<Device, 1, DType>& lhs,
+                   const Tensor<Device, 2, DType>& rhs, DType scale) {
+    static_assert(detail::CheckDotTypes<Device, DType>(), "");
+    static_assert(!ltrans, "shade: dot(vector.T(), matrix) has no meaning; use dot(vector, matrix)");
+    Tensor<Device, 1, DType>& dst = *p_dst;
+    const index_t rows = rhs.size(0), cols = rhs.size(1);
+    const index_t k = rtrans ? cols : rows;
+    const index_t n = rtrans ? rows : cols;
+    SHADE_CHECK(k == lhs.size(0)) << "dot: vector of shape " << lhs.shape_
+                                  << " does not match matrix" << (rtrans ? ".T()" : "")
+                                  << " of shape " << rhs.shape_;
+    SHADE_CHECK(dst.size(0) == n) << "dot: destination shape " << dst.shape_
+                                  << " differs from the product shape " << Shape1(n);
+    detail::CheckNoOverlap(dst, lhs, "lhs");
+    detail::CheckNoOverlap(dst, rhs, "rhs");
+    blas::Gemv<DType>(!rtrans, rows, cols, detail::DotSaver<SV, DType>::Alpha(scale), rhs.dptr_,
+                      rhs.stride_, lhs.dptr_, 1, detail::DotSaver<SV, DType>::kBeta, dst.dptr_, 1);
+  }
+};
+
+/*! \brief Matrix = column.T() * row, the outer product x y^T: one Ger (after a clear for =). */
+template <typename SV, typename Device, bool ltrans, bool rtrans, typename DType>
+struct DotEngine<SV, Device, 2, 1, 1, ltrans, rtrans, DType> {
+  static void Eval(Tensor<Device, 2, DType>* p_dst, const Tensor<Device, 1, DType>& lhs,
+                   const Tensor<Device, 1, DType>& rhs, DType scale) {
+    static_assert(detail::CheckDotTypes<Device, DType>(), "");
+    static_assert(ltrans && !rtrans,
+                  "shade: the outer product of two vectors is written dot(x.T(), y)");
+    Tensor<Device, 2, DType>& dst = *p_dst;
+    const index_t m = lhs.size(0), n = rhs.size(0);
+    SHADE_CHECK(dst.shape_ == Shape2(m, n))
+        << "dot: destination shape " << dst.shape_ << " differs from the outer product shape "
+        << Shape2(m, n) << " of vectors " << lhs.shape_ << " and " << rhs.shape_;
+    detail::CheckNoOverlap(dst, lhs, "lhs");
+    detail::CheckNoOverlap(dst, rhs, "rhs");
+    // Ger only accumulates; `=` clears first (so NaNs in the old values do not survive).
+    if (std::is_same<SV, sv::saveto>::value) dst = DType(0);
+    blas::Ger<DType>(m, n, detail::DotSaver<SV, DType>::Alpha(scale), lhs.dptr_, 1, rhs.dptr_, 1,
+                     dst.dptr_, dst.stride_);
+  }
+};
+
+/*! \brief Batch of matrices = batch of op(matrix) * op(matrix): one BatchGemm. */
+template <typename SV, typename Device, bool ltrans, bool rtrans, typename DType>
+struct DotEngine<SV, Device, 3, 3, 3, ltrans, rtrans, DType> {
+  static void Eval(Tensor<Device, 3, DType>* p_dst, const Tensor<Device, 3, DType>& lhs,
+                   const Tensor<Device, 3, DType>& rhs, DType scale) {
+    static_assert(detail::CheckDotTypes<Device, DType>(), "");
+    Tensor<Device, 3, DType>& dst = *p_dst;
+    const index_t batch = lhs.size(0);
+    const index_t m = ltrans ? lhs.size(2) : lhs.size(1);
+    const index_t k = ltrans ? lhs.size(1) : lhs.size(2);
+    const index_t k2 = rtrans ? rhs.size(2) : rhs.size(1);
+    const index_t n = rtrans ? rhs.size(1) : rhs.size(2);
+    SHADE_CHECK(rhs.size(0) == batch && k == k2)
+        << "batch_dot: operands do not match: lhs" << (ltrans ? "^T" : "") << " of shape "
+        << lhs.shape_ << " and rhs" << (rtrans ? "^T" : "") << " of shape " << rhs.shape_;
+    SHADE_CHECK(dst.shape_ == Shape3(batch, m, n))
+        << "batch_dot: destination shape " << dst.shape_ << " differs from the product shape "
+        << Shape3(batch, m, n) << " of lhs " << lhs.shape_ << " and rhs " << rhs.shape_;
+    detail::CheckNoOverlap(dst, lhs, "lhs");
+    detail::CheckNoOverlap(dst, rhs, "rhs");
+    blas::BatchGemm<DType>(
+        ltrans, rtrans, batch, m, n, k, detail::DotSaver<SV, DType>::Alpha(scale), lhs.dptr_,
+        lhs.stride_, static_cast<index_t>(lhs.template MemSize<1>()), rhs.dptr_, rhs.stride_,
+        static_cast<index_t>(rhs.template MemSize<1>()), detail::DotSaver<SV, DType>::kBeta,
+        dst.dptr_, dst.stride_, static_cast<index_t>(dst.template MemSize<1>()));
+  }
+};
+
+}  // namespace expr
+}  // namespace shade
+
+#endif  // SHADE_EXPR_DOT_H_

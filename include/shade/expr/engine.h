@@ -1,0 +1,72 @@
+/*!
+ * \file engine.h
+ * \brief `ExpEngine`: dispatches `dst SV= exp` by expression kind: element-wise kinds
+ *  (kRValue, kMapper, kChainer) go to the element loop MapExp (backend/cpu/map.h), kComplex
+ *  (dot) to `ExpComplexEngine` and the dot engine.
+ */
+#ifndef SHADE_EXPR_ENGINE_H_
+#define SHADE_EXPR_ENGINE_H_
+
+#include "shade/backend/cpu/map.h"
+#include "shade/expr/check.h"
+#include "shade/expr/dot.h"
+#include "shade/expr/expression.h"
+#include "shade/expr/plan.h"
+#include "shade/tensor/tensor.h"
+
+namespace shade {
+namespace expr {
+
+/*! \brief Evaluates a kComplex expression; only products (DotExp of tensors) exist. */
+template <typename SV, typename RV, typename E, typename DType>
+struct ExpComplexEngine {
+  static_assert(detail::kAlwaysFalse<SV, RV, E>,
+                "shade: this expression cannot be evaluated: dot(...) takes tensors (or their "
+                ".T()) and must be the whole right-hand side of a tensor assignment");
+  static void Eval(RV*, const E&) {}
+};
+
+/*! \brief dst SV= scale * dot(lhs, rhs) for tensors of one device. */
+template <typename SV, typename Device, int dim, int ldim, int rdim, bool ltrans, bool rtrans,
+          typename DType>
+struct ExpComplexEngine<SV, Tensor<Device, dim, DType>,
+                        DotExp<Tensor<Device, ldim, DType>, Tensor<Device, rdim, DType>, ltrans,
+                               rtrans, DType>,
+                        DType> {
+  static void Eval(Tensor<Device, dim, DType>* dst,
+                   const DotExp<Tensor<Device, ldim, DType>, Tensor<Device, rdim, DType>, ltrans,
+                                rtrans, DType>& exp) {
+    DotEngine<SV, Device, dim, ldim, rdim, ltrans, rtrans, DType>::Eval(dst, exp.lhs_, exp.rhs_,
+                                                                        exp.scale_);
+  }
+};
+
+/*! \brief Runs `*dst Saver= exp`, choosing the engine from the kind of `exp`. */
+template <typename Saver, typename RValue, typename DType>
+struct ExpEngine {
+  /*! \brief Element-wise expression. */
+  template <typename E>
+  static void Eval(RValue* dst, const Exp<E, DType, type::kMapper>& exp) {
+    MapExp<Saver>(dst, exp);
+  }
+  /*! \brief Chained expression (transpose, extension). */
+  template <typename E>
+  static void Eval(RValue* dst, const Exp<E, DType, type::kChainer>& exp) {
+    MapExp<Saver>(dst, exp);
+  }
+  /*! \brief Another tensor. */
+  template <typename E>
+  static void Eval(RValue* dst, const Exp<E, DType, type::kRValue>& exp) {
+    MapExp<Saver>(dst, exp);
+  }
+  /*! \brief A product. */
+  template <typename E>
+  static void Eval(RValue* dst, const Exp<E, DType, type::kComplex>& exp) {
+    ExpComplexEngine<Saver, RValue, E, DType>::Eval(dst, exp.self());
+  }
+};
+
+}  // namespace expr
+}  // namespace shade
+
+#endif  // SHADE_EXPR_ENGINE_H_
