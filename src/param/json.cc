@@ -1,0 +1,88 @@
+// JSON for parameters: nlohmann-json behind a small interface, every failure a ParamError.
+#include "shade/param/json.h"
+
+#include <nlohmann/json.hpp>
+
+namespace shade {
+namespace {
+
+using nlohmann::json;
+
+std::string Dump(const json& j) {
+  try {
+    return j.dump();
+  } catch (const json::exception& e) {
+    // dump throws on invalid UTF-8; JSON text cannot hold such bytes faithfully.
+    throw ParamError(std::string("cannot write parameters as JSON: ") + e.what());
+  }
+}
+
+json ObjectOfStrings(const std::map<std::string, std::string>& dict) {
+  json j = json::object();
+  for (const auto& kv : dict) j[kv.first] = kv.second;
+  return j;
+}
+
+std::map<std::string, std::string> ToDict(const json& j) {
+  if (!j.is_object()) {
+    throw ParamError(std::string("expected a JSON object of string values, got a JSON ") +
+                     j.type_name());
+  }
+  std::map<std::string, std::string> out;
+  for (auto it = j.begin(); it != j.end(); ++it) {
+    if (!it.value().is_string()) {
+      throw ParamError("JSON value of key '" + it.key() + "' must be a string, got " +
+                       Dump(it.value()));
+    }
+    out[it.key()] = it.value().get<std::string>();
+  }
+  return out;
+}
+
+json ReadValue(std::istream* is) {
+  json j;
+  try {
+    *is >> j;
+  } catch (const json::exception& e) {
+    throw ParamError(std::string("malformed JSON: ") + e.what());
+  }
+  return j;
+}
+
+}  // namespace
+
+namespace parameter {
+
+std::string ParamDictToJSON(const std::map<std::string, std::string>& dict) {
+  return Dump(ObjectOfStrings(dict));
+}
+
+std::map<std::string, std::string> ParamDictFromJSON(const std::string& text) {
+  json j;
+  try {
+    j = json::parse(text);
+  } catch (const json::exception& e) {
+    throw ParamError(std::string("malformed JSON: ") + e.what());
+  }
+  return ToDict(j);
+}
+
+}  // namespace parameter
+
+void JSONWriter::Write(const std::string& value) { *os_ << Dump(json(value)); }
+
+void JSONWriter::Write(const std::map<std::string, std::string>& value) {
+  *os_ << Dump(ObjectOfStrings(value));
+}
+
+void JSONReader::Read(std::string* out) {
+  const json j = ReadValue(is_);
+  if (!j.is_string()) {
+    throw ParamError(std::string("expected a JSON string, got a JSON ") + j.type_name());
+  }
+  *out = j.get<std::string>();
+}
+
+void JSONReader::Read(std::map<std::string, std::string>* out) { *out = ToDict(ReadValue(is_)); }
+
+}  // namespace shade
