@@ -1,0 +1,310 @@
+/*!
+ * \file kernels.h
+ * \brief Contiguous CPU kernels: the loops both front ends (expression plans, NDArray's strided
+ *  engine) run over every innermost contiguous run. Elementwise map of a functor over 1..3
+ *  operands with a saver, fill, copy and typecast.
+ *
+ * Every function has two forms:
+ *  - `XxxRun(...)`: one thread, for a caller that already parallelises an outer loop;
+ *  - `Xxx(...)`: threaded through ParallelFor with a grain (kMapGrain) under which it runs inline.
+ *
+ * Alignment is never a precondition. The vector body uses unaligned loads/stores; the tail (the
+ * last n % Lanes elements) is copied into a lane-sized buffer and computed by the SAME packet
+ * function, so every element's result is independent of its position: threaded, strided and
+ * single-threaded results are bit-identical, and unaligned heads need no special case.
+ *
+ * Operands are `const T*` (contiguous, n elements) or `Scalar<T>` (broadcast). dst may alias a
+ * source exactly (in-place); partial overlap is undefined, as with memcpy.
+ */
+#ifndef SHADE_BACKEND_CPU_KERNELS_H_
+#define SHADE_BACKEND_CPU_KERNELS_H_
+
+#include <algorithm>
+#include <cstring>
+#include <type_traits>
+#include <utility>
+
+#include "shade/backend/cpu/parallel.h"
+#include "shade/base/error.h"
+#include "shade/base/half.h"
+#include "shade/base/index.h"
+#include "shade/packet/packet.h"
+
+namespace shade {
+namespace cpu {
+
+namespace hn = packet::hn;
+
+/*!
+ * \brief Elements under which an elementwise kernel stays on the calling thread.
+ *  Measured on the development machine (docs/kernel-layer.md): below ~2^15 floats the OpenMP
+ *  fork/join (~2-5 us) costs more than splitting an add saves.
+ */
+constexpr index_t kMapGrain = index_t(1) << 15;
+/*! \brief Grain for functors with a transcendental packet (exp, tanh...): ~10x the work/element. */
+constexpr index_t kMathGrain = index_t(1) << 12;
+
+/*!
+ * \brief Savers: how a computed value is stored into dst (mshadow's sv::). Protocol: a struct
+ *  with `template <class T> static void Save(T& dst, T v)`, `static constexpr bool kReadsDst`,
+ *  and optionally `template <class D, class V> static V SavePacket(D d, V dst, V v)` returning
+ *  the new dst (lanewise identical to Save).
+ */
+namespace sv {
+/*! \brief dst = v. */
+struct saveto {
+  static constexpr bool kReadsDst = false;
+  /*! \brief Scalar form. */
+  template <class T>
+  SHADE_XINLINE static void Save(T& dst, T v) { dst = v; }
+  /*! \brief Packet form. */
+  template <class D, class V>
+  HWY_INLINE static V SavePacket(D, V, V v) { return v; }
+};
+/*! \brief dst += v. */
+struct plusto {
+  static constexpr bool kReadsDst = true;
+  /*! \brief Scalar form. */
+  template <class T>
+  SHADE_XINLINE static void Save(T& dst, T v) { dst = static_cast<T>(dst + v); }
+  /*! \brief Packet form. */
+  template <class D, class V>
+  HWY_INLINE static V SavePacket(D, V dst, V v) { return hn::Add(dst, v); }
+};
+/*! \brief dst -= v. */
+struct minusto {
+  static constexpr bool kReadsDst = true;
+  /*! \brief Scalar form. */
+  template <class T>
+  SHADE_XINLINE static void Save(T& dst, T v) { dst = static_cast<T>(dst - v); }
+  /*! \brief Packet form. */
+  template <class D, class V>
+  HWY_INLINE static V SavePacket(D, V dst, V v) { return hn::Sub(dst, v); }
+};
+/*! \brief dst *= v. */
+struct multo {
+  static constexpr bool kReadsDst = true;
+  /*! \brief Scalar form. */
+  template <class T>
+  SHADE_XINLINE static void Save(T& dst, T v) { dst = static_cast<T>(dst * v); }
+  /*! \brief Packet form (lanes with a vector multiply only). */
+  template <class D, class V, SHADE_PACKET_IF(packet::kHasMul<hn::TFromD<D>>)>
+  HWY_INLINE static V SavePacket(D, V dst, V v) { return hn::Mul(dst, v); }
+};
+/*! \brief dst /= v. */
+struct divto {
+  static constexpr bool kReadsDst = true;
+  /*! \brief Scalar form. */
+  template <class T>
+  SHADE_XINLINE static void Save(T& dst, T v) { dst = static_cast<T>(dst / v); }
+  /*! \brief Packet form (floating lanes only). */
+  template <class D, class V, SHADE_PACKET_IF(packet::kIsFloat<hn::TFromD<D>>)>
+  HWY_INLINE static V SavePacket(D, V dst, V v) { return hn::Div(dst, v); }
+};
+}  // namespace sv
+
+/*! \brief A broadcast scalar operand of a map kernel. */
+template <class T>
+struct Scalar {
+  T value;  //!< the value every element sees
+};
+/*! \brief Makes a Scalar operand. */
+template <class T>
+Scalar<T> MakeScalar(T v) { return Scalar<T>{v}; }
+
+namespace detail {
+template <class SV, class T, class = void>
+struct SaverHasPacket : std::false_type {};
+template <class SV, class T>
+struct SaverHasPacket<SV, T,
+                      std::void_t<decltype(SV::SavePacket(std::declval<packet::Tag<T>>(),
+                                                          std::declval<packet::Vec<T>>(),
+                                                          std::declval<packet::Vec<T>>()))>>
+    : std::true_type {};
+
+template <class T>
+struct OperandType;
+template <class T>
+struct OperandType<const T*> { using type = T; };
+template <class T>
+struct OperandType<T*> { using type = T; };
+template <class T>
+struct OperandType<Scalar<T>> { using type = T; };
+
+template <class T>
+SHADE_XINLINE T At(const T* p, index_t i) { return p[i]; }
+template <class T>
+SHADE_XINLINE T At(Scalar<T> s, index_t) { return s.value; }
+template <class T>
+SHADE_XINLINE const T* Advance(const T* p, index_t off) { return p + off; }
+template <class T>
+SHADE_XINLINE Scalar<T> Advance(Scalar<T> s, index_t) { return s; }
+template <class D, class T>
+HWY_INLINE hn::Vec<D> LoadAt(D d, const T* p, index_t i) { return hn::LoadU(d, p + i); }
+template <class D, class T>
+HWY_INLINE hn::Vec<D> LoadAt(D d, Scalar<T> s, index_t) { return hn::Set(d, s.value); }
+
+/*! A lane-sized, vector-aligned scratch buffer for tails (zero-filled beyond the tail). */
+template <class T>
+struct TailBuf {
+  HWY_ALIGN T v[packet::kMaxLanes<T>];
+};
+template <class T>
+HWY_INLINE const T* TailOperand(const T* p, index_t i, index_t r, TailBuf<T>& b) {
+  std::memset(b.v, 0, sizeof(b.v));
+  std::memcpy(b.v, p + i, static_cast<size_t>(r) * sizeof(T));
+  return b.v;
+}
+template <class T>
+HWY_INLINE Scalar<T> TailOperand(Scalar<T> s, index_t, index_t, TailBuf<T>&) { return s; }
+
+template <class SV, class OP, class T, class... S>
+constexpr bool kMapPacket = packet::kHasPacketArity<OP, T, int(sizeof...(S))> &&
+                            SaverHasPacket<SV, T>::value;
+
+template <class SV, class OP, class T, class... S, std::size_t... I>
+HWY_NOINLINE void PacketTail(index_t i, index_t r, T* dst, std::index_sequence<I...>, S... src) {
+  const packet::Tag<T> d;
+  TailBuf<T> bufs[sizeof...(S)];
+  TailBuf<T> out;
+  auto v = OP::MapPacket(d, LoadAt(d, TailOperand(src, i, r, bufs[I]), 0)...);
+  if constexpr (SV::kReadsDst) {
+    std::memset(out.v, 0, sizeof(out.v));
+    std::memcpy(out.v, dst + i, static_cast<size_t>(r) * sizeof(T));
+    v = SV::SavePacket(d, hn::Load(d, out.v), v);
+  }
+  hn::Store(v, d, out.v);
+  std::memcpy(dst + i, out.v, static_cast<size_t>(r) * sizeof(T));
+}
+}  // namespace detail
+
+/*!
+ * \brief One thread: dst[i] = SV(dst[i], OP::Map(src_0[i], ...)) for i in [0, n); 1 to 3
+ *  operands, each `const T*` or `Scalar<T>`. Uses OP::MapPacket when HasPacket, else Map.
+ */
+template <class SV, class OP, class T, class... S>
+void MapRun(index_t n, T* dst, S... src) {
+  static_assert(sizeof...(S) >= 1 && sizeof...(S) <= 3, "MapRun: 1 to 3 operands");
+  static_assert((std::is_same<typename detail::OperandType<S>::type, T>::value && ...),
+                "MapRun: operands must have the destination's element type (cast first)");
+  if constexpr (detail::kMapPacket<SV, OP, T, S...>) {
+    const packet::Tag<T> d;
+    const index_t N = static_cast<index_t>(hn::Lanes(d));
+    index_t i = 0;
+    for (; i + N <= n; i += N) {
+      auto v = OP::MapPacket(d, detail::LoadAt(d, src, i)...);
+      if constexpr (SV::kReadsDst) v = SV::SavePacket(d, hn::LoadU(d, dst + i), v);
+      hn::StoreU(v, d, dst + i);
+    }
+    if (i < n) {
+      detail::PacketTail<SV, OP>(i, n - i, dst, std::index_sequence_for<S...>{}, src...);
+    }
+  } else {
+    for (index_t i = 0; i < n; ++i) SV::Save(dst[i], OP::Map(detail::At(src, i)...));
+  }
+}
+
+namespace detail {
+template <class OP, class = void>
+struct OpCost : std::integral_constant<index_t, 1> {};
+template <class OP>
+struct OpCost<OP, std::void_t<decltype(OP::kCost)>>
+    : std::integral_constant<index_t, (OP::kCost > 1 ? index_t(OP::kCost) : 1)> {};
+}  // namespace detail
+
+/*!
+ * \brief The grain for OP over T. A functor may declare `static constexpr int kCost` (packet
+ *  work per element relative to an add, e.g. ~20 for exp/tanh) to parallelise smaller arrays;
+ *  scalar fallbacks (often a libm call) use kMathGrain.
+ */
+template <class OP, class T>
+constexpr index_t MapGrain() {
+  if constexpr (packet::HasPacket<OP, T>::value) {
+    return std::max<index_t>(kMathGrain, kMapGrain / detail::OpCost<OP>::value);
+  } else {
+    return kMathGrain;
+  }
+}
+
+/*! \brief Threaded MapRun: n elements split into contiguous chunks of at least the grain. */
+template <class SV, class OP, class T, class... S>
+void Map(index_t n, T* dst, S... src) {
+  SHADE_CHECK_GE(n, 0) << "Map: negative element count";
+  ParallelFor(0, n, MapGrain<OP, T>(), [&](index_t b, index_t e) {
+    MapRun<SV, OP>(e - b, dst + b, detail::Advance(src, b)...);
+  });
+}
+
+/*! \brief dst = SV(dst, OP(a)), threaded. */
+template <class SV, class OP, class T, class A>
+void MapUnary(index_t n, T* dst, A a) { Map<SV, OP>(n, dst, a); }
+/*! \brief dst = SV(dst, OP(a, b)), threaded; a or b may be Scalar<T>. */
+template <class SV, class OP, class T, class A, class B>
+void MapBinary(index_t n, T* dst, A a, B b) { Map<SV, OP>(n, dst, a, b); }
+/*! \brief dst = SV(dst, OP(a, b, c)), threaded; any operand may be Scalar<T>. */
+template <class SV, class OP, class T, class A, class B, class C>
+void MapTernary(index_t n, T* dst, A a, B b, C c) { Map<SV, OP>(n, dst, a, b, c); }
+
+/*! \brief One thread: dst[0..n) = value. */
+template <class T>
+void FillRun(index_t n, T* dst, T value) {
+  std::fill(dst, dst + n, value);
+}
+/*! \brief Threaded fill. */
+template <class T>
+void Fill(index_t n, T* dst, T value) {
+  SHADE_CHECK_GE(n, 0) << "Fill: negative element count";
+  ParallelFor(0, n, kMapGrain * 2, [&](index_t b, index_t e) { FillRun(e - b, dst + b, value); });
+}
+/*! \brief One thread: dst[0..n) = src[0..n) (no overlap). */
+template <class T>
+void CopyRun(index_t n, T* dst, const T* src) {
+  if (n > 0) std::memcpy(dst, src, static_cast<size_t>(n) * sizeof(T));
+}
+/*! \brief Threaded copy (no overlap). */
+template <class T>
+void Copy(index_t n, T* dst, const T* src) {
+  SHADE_CHECK_GE(n, 0) << "Copy: negative element count";
+  ParallelFor(0, n, kMapGrain * 2, [&](index_t b, index_t e) { CopyRun(e - b, dst + b, src + b); });
+}
+
+/*!
+ * \brief Converts one value between element types with static_cast semantics; half_t and bf16_t
+ *  go through float (their only arithmetic type).
+ */
+template <class D, class S>
+SHADE_XINLINE D ConvertScalar(S v) {
+  constexpr bool kSrcLow = std::is_same<S, half_t>::value || std::is_same<S, bf16_t>::value;
+  constexpr bool kDstLow = std::is_same<D, half_t>::value || std::is_same<D, bf16_t>::value;
+  if constexpr (std::is_same<D, S>::value) {
+    return v;
+  } else if constexpr (kSrcLow && kDstLow) {
+    return D(static_cast<float>(v));
+  } else if constexpr (kSrcLow) {
+    return static_cast<D>(static_cast<float>(v));
+  } else if constexpr (kDstLow) {
+    return D(static_cast<float>(v));
+  } else {
+    return static_cast<D>(v);
+  }
+}
+/*!
+ * \brief One thread: dst[i] = cast<D>(src[i]). Written as a restrict loop, which GCC vectorises
+ *  for the int/float widening and narrowing conversions. Float-to-integer of an out-of-range
+ *  value is, as in C++ and NumPy, unspecified.
+ */
+template <class D, class S>
+void CastRun(index_t n, D* __restrict dst, const S* __restrict src) {
+  for (index_t i = 0; i < n; ++i) dst[i] = ConvertScalar<D>(src[i]);
+}
+/*! \brief Threaded typecast. */
+template <class D, class S>
+void Cast(index_t n, D* dst, const S* src) {
+  SHADE_CHECK_GE(n, 0) << "Cast: negative element count";
+  ParallelFor(0, n, kMapGrain, [&](index_t b, index_t e) { CastRun(e - b, dst + b, src + b); });
+}
+
+}  // namespace cpu
+}  // namespace shade
+
+#endif  // SHADE_BACKEND_CPU_KERNELS_H_

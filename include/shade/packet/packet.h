@@ -1,0 +1,287 @@
+/*!
+ * \file packet.h
+ * \brief SIMD packets on Google Highway, statically dispatched to the compile target.
+ *
+ * A packet is one native Highway vector (`Vec<T>`, `Lanes<T>()` elements) described by a tag
+ * `Tag<T>` (hn::ScalableTag). Everything here is header-only and inlines into the templates that
+ * use it (expression plans, NDArray's engine, the contiguous kernels in backend/cpu/kernels.h).
+ *
+ * Why static dispatch (HWY_STATIC_TARGET) and not Highway's dynamic dispatch: the functors are
+ * user templates instantiated inside expression templates, so their packet code must inline into
+ * the caller's loop; dynamic dispatch needs each kernel compiled once per target in a
+ * foreach_target translation unit and reached through a function pointer, which cannot be done
+ * for a fused expression that only exists in the user's TU. The target is whatever the TU is
+ * compiled for: -march=native when SHADE_NATIVE=ON (AVX-512 here), SSE2/SSSE3 baseline otherwise,
+ * AVX2 with -march=x86-64-v3. docs/kernel-layer.md records the measurements.
+ *
+ * ## Packet protocol of an elementwise functor
+ * An `op::` functor is a struct with a scalar form
+ *   `template <class T> static T Map(T a)`, `... Map(T a, T b)` or `... Map(T a, T b, T c)`.
+ * It MAY also have the packet form of the same arity
+ *   `template <class D, class V> static V MapPacket(D d, V a[, V b[, V c]])`
+ * (d is a `Tag<T>`, V is `Vec<T>`), which must compute the same function lane by lane. If the
+ * packet form does not exist for some T it must be removed from overload resolution (constrain
+ * it with `SHADE_PACKET_IF(cond)`, e.g. `SHADE_PACKET_IF(packet::kIsFloat<hn::TFromD<D>>)`), so
+ * that `HasPacket<OP, T>` is false and the kernels use the scalar `Map` automatically.
+ */
+#ifndef SHADE_PACKET_PACKET_H_
+#define SHADE_PACKET_PACKET_H_
+
+// Highway 1.0.3 misdetects AVX3_DL as unattainable when it is the compile baseline (it tests an
+// undefined macro) and then stops with an #error; asking for it explicitly avoids that.
+#ifndef HWY_WANT_AVX3_DL
+#define HWY_WANT_AVX3_DL 1
+#endif
+#include <hwy/highway.h>
+#include <hwy/contrib/math/math-inl.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <limits>
+#include <type_traits>
+#include <utility>
+
+namespace shade {
+namespace packet {
+
+namespace hn = hwy::HWY_NAMESPACE;
+
+/*! \brief True for the element types Highway vectorises (all fixed-width ints, float, double). */
+template <typename T>
+constexpr bool kIsLane =
+    std::is_same<T, float>::value || std::is_same<T, double>::value ||
+    std::is_same<T, std::int8_t>::value || std::is_same<T, std::uint8_t>::value ||
+    std::is_same<T, std::int16_t>::value || std::is_same<T, std::uint16_t>::value ||
+    std::is_same<T, std::int32_t>::value || std::is_same<T, std::uint32_t>::value ||
+    std::is_same<T, std::int64_t>::value || std::is_same<T, std::uint64_t>::value;
+
+/*! \brief True for float and double lanes (division, sqrt and the contrib math). */
+template <typename T>
+constexpr bool kIsFloat = std::is_same<T, float>::value || std::is_same<T, double>::value;
+
+/*! \brief True where lane multiplication exists on every x86 target (floats, 16/32-bit ints). */
+template <typename T>
+constexpr bool kHasMul = kIsFloat<T> || (kIsLane<T> && (sizeof(T) == 2 || sizeof(T) == 4));
+
+/*! \brief True for signed lanes (abs, neg, sign). 64-bit ints excluded: no AVX2 abs. */
+template <typename T>
+constexpr bool kIsSignedLane =
+    kIsFloat<T> || std::is_same<T, std::int8_t>::value || std::is_same<T, std::int16_t>::value ||
+    std::is_same<T, std::int32_t>::value;
+
+/*! \brief The full native vector tag for T. */
+template <typename T>
+using Tag = hn::ScalableTag<T>;
+/*! \brief The native vector of T. */
+template <typename T>
+using Vec = hn::Vec<Tag<T>>;
+
+/*! \brief Number of lanes of the native vector of T (a compile-time bound on x86). */
+template <typename T>
+inline std::size_t Lanes() {
+  return hn::Lanes(Tag<T>());
+}
+/*! \brief An upper bound on Lanes<T>() usable as an array size. */
+template <typename T>
+constexpr std::size_t kMaxLanes = HWY_MAX_BYTES / sizeof(T);
+
+/*! \brief Removes a packet overload from resolution when `cond` is false. */
+#define SHADE_PACKET_IF(cond) std::enable_if_t<(cond), int> = 0
+
+// ---------------------------------------------------------------------------------------------
+// Memory and lane ops
+/*! \brief Aligned load (p aligned to the vector size). */
+template <class D>
+HWY_INLINE hn::Vec<D> Load(D d, const hn::TFromD<D>* p) { return hn::Load(d, p); }
+/*! \brief Unaligned load. */
+template <class D>
+HWY_INLINE hn::Vec<D> LoadUnaligned(D d, const hn::TFromD<D>* p) { return hn::LoadU(d, p); }
+/*! \brief Aligned store. */
+template <class D>
+HWY_INLINE void Store(D d, hn::Vec<D> v, hn::TFromD<D>* p) { hn::Store(v, d, p); }
+/*! \brief Unaligned store. */
+template <class D>
+HWY_INLINE void StoreUnaligned(D d, hn::Vec<D> v, hn::TFromD<D>* p) { hn::StoreU(v, d, p); }
+/*! \brief All lanes set to v. */
+template <class D>
+HWY_INLINE hn::Vec<D> Fill(D d, hn::TFromD<D> v) { return hn::Set(d, v); }
+/*! \brief Sum of the lanes (for integers, wrap-around). */
+template <class D>
+HWY_INLINE hn::TFromD<D> Sum(D d, hn::Vec<D> v) { return hn::GetLane(hn::SumOfLanes(d, v)); }
+/*! \brief Largest lane (NaN handling as the hardware's max). */
+template <class D>
+HWY_INLINE hn::TFromD<D> MaxLane(D d, hn::Vec<D> v) { return hn::GetLane(hn::MaxOfLanes(d, v)); }
+/*! \brief Smallest lane. */
+template <class D>
+HWY_INLINE hn::TFromD<D> MinLane(D d, hn::Vec<D> v) { return hn::GetLane(hn::MinOfLanes(d, v)); }
+
+// ---------------------------------------------------------------------------------------------
+// Arithmetic
+/*! \brief a + b (integers wrap). */
+template <class D, class V>
+HWY_INLINE V Add(D, V a, V b) { return hn::Add(a, b); }
+/*! \brief a - b (integers wrap). */
+template <class D, class V>
+HWY_INLINE V Sub(D, V a, V b) { return hn::Sub(a, b); }
+/*! \brief a * b; floats and 16/32-bit integers only. */
+template <class D, class V, SHADE_PACKET_IF(kHasMul<hn::TFromD<D>>)>
+HWY_INLINE V Mul(D, V a, V b) { return hn::Mul(a, b); }
+/*! \brief a / b; floats only (no integer vector division on x86). */
+template <class D, class V, SHADE_PACKET_IF(kIsFloat<hn::TFromD<D>>)>
+HWY_INLINE V Div(D, V a, V b) { return hn::Div(a, b); }
+/*! \brief `b < a ? b : a`, exactly the scalar `std::min(a, b)` (NaN in a propagates, in b not). */
+template <class D, class V>
+HWY_INLINE V Min(D, V a, V b) { return hn::IfThenElse(hn::Lt(b, a), b, a); }
+/*! \brief `a < b ? b : a`, exactly the scalar `std::max(a, b)` (NaN in a propagates, in b not). */
+template <class D, class V>
+HWY_INLINE V Max(D, V a, V b) { return hn::IfThenElse(hn::Lt(a, b), b, a); }
+/*! \brief -a. */
+template <class D, class V, SHADE_PACKET_IF(kIsSignedLane<hn::TFromD<D>>)>
+HWY_INLINE V Neg(D, V a) { return hn::Neg(a); }
+/*! \brief |a| (integers: the most negative value maps to itself, as two's complement does). */
+template <class D, class V, SHADE_PACKET_IF(kIsSignedLane<hn::TFromD<D>>)>
+HWY_INLINE V Abs(D, V a) { return hn::Abs(a); }
+/*! \brief a * a. */
+template <class D, class V, SHADE_PACKET_IF(kHasMul<hn::TFromD<D>>)>
+HWY_INLINE V Square(D, V a) { return hn::Mul(a, a); }
+/*! \brief a > 0 ? a : 0 (NaN gives 0, as the scalar form). */
+template <class D, class V>
+HWY_INLINE V Relu(D d, V a) { return hn::IfThenElseZero(hn::Gt(a, hn::Zero(d)), a); }
+/*! \brief (a > 0) - (a < 0): 1, -1 or 0 (NaN gives 0). */
+template <class D, class V, SHADE_PACKET_IF(kIsSignedLane<hn::TFromD<D>>)>
+HWY_INLINE V Sign(D d, V a) {
+  using T = hn::TFromD<D>;
+  const V zero = hn::Zero(d);
+  return hn::IfThenElse(hn::Gt(a, zero), hn::Set(d, T(1)),
+                        hn::IfThenElseZero(hn::Lt(a, zero), hn::Set(d, T(-1))));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Floating-point math. Highway's contrib math is accurate (<= 4 ulp) inside its valid ranges;
+// the wrappers add the IEEE special cases (inf, nan, domain edges) the C library gives, so the
+// packet and scalar paths agree everywhere.
+/*! \brief sqrt(a), correctly rounded. */
+template <class D, class V, SHADE_PACKET_IF(kIsFloat<hn::TFromD<D>>)>
+HWY_INLINE V Sqrt(D, V a) { return hn::Sqrt(a); }
+/*! \brief 1 / sqrt(a) via a correctly rounded sqrt and a division (<= 1 ulp), not the 12-bit
+ *  hardware estimate. */
+template <class D, class V, SHADE_PACKET_IF(kIsFloat<hn::TFromD<D>>)>
+HWY_INLINE V Rsqrt(D d, V a) {
+  using T = hn::TFromD<D>;
+  return hn::Div(hn::Set(d, T(1)), hn::Sqrt(a));
+}
+/*! \brief e^a (<= 1 ulp); overflow gives +inf, -inf gives 0, NaN propagates. */
+template <class D, class V, SHADE_PACKET_IF(kIsFloat<hn::TFromD<D>>)>
+HWY_INLINE V Exp(D d, V a) {
+  using T = hn::TFromD<D>;
+  // Highway's range is [-max, 104] (float) / 706 (double); results saturate to inf before it.
+  const V hi = hn::Set(d, sizeof(T) == 4 ? T(88.75) : T(709.8));
+  const V y = hn::Exp(d, hn::Min(a, hi));
+  const V inf = hn::Set(d, std::numeric_limits<T>::infinity());
+  return hn::IfThenElse(hn::IsNaN(a), a, hn::IfThenElse(hn::Gt(a, hi), inf, y));
+}
+/*! \brief e^a - 1 (<= 4 ulp); overflow gives +inf, NaN propagates. */
+template <class D, class V, SHADE_PACKET_IF(kIsFloat<hn::TFromD<D>>)>
+HWY_INLINE V Expm1(D d, V a) {
+  using T = hn::TFromD<D>;
+  const V hi = hn::Set(d, sizeof(T) == 4 ? T(88.75) : T(709.8));
+  const V lo = hn::Set(d, sizeof(T) == 4 ? T(-104) : T(-1000));
+  const V y = hn::Expm1(d, hn::Max(hn::Min(a, hi), lo));
+  const V inf = hn::Set(d, std::numeric_limits<T>::infinity());
+  return hn::IfThenElse(hn::IsNaN(a), a, hn::IfThenElse(hn::Gt(a, hi), inf, y));
+}
+/*! \brief Natural log (<= 1 ulp); 0 gives -inf, negative gives NaN, +inf gives +inf. */
+template <class D, class V, SHADE_PACKET_IF(kIsFloat<hn::TFromD<D>>)>
+HWY_INLINE V Log(D d, V a) {
+  using T = hn::TFromD<D>;
+  const V zero = hn::Zero(d);
+  const V inf = hn::Set(d, std::numeric_limits<T>::infinity());
+  const V nan = hn::Set(d, std::numeric_limits<T>::quiet_NaN());
+  const V y = hn::Log(d, a);
+  const V special = hn::IfThenElse(hn::Eq(a, zero), hn::Neg(inf), hn::IfThenElse(hn::Eq(a, inf), inf, nan));
+  const auto regular = hn::And(hn::Gt(a, zero), hn::Lt(a, inf));  // false for NaN too
+  return hn::IfThenElse(regular, y, hn::IfThenElse(hn::IsNaN(a), a, special));
+}
+/*! \brief log(1 + a) (<= 2 ulp); -1 gives -inf, below -1 NaN, +inf gives +inf. */
+template <class D, class V, SHADE_PACKET_IF(kIsFloat<hn::TFromD<D>>)>
+HWY_INLINE V Log1p(D d, V a) {
+  using T = hn::TFromD<D>;
+  const V m1 = hn::Set(d, T(-1));
+  const V inf = hn::Set(d, std::numeric_limits<T>::infinity());
+  const V nan = hn::Set(d, std::numeric_limits<T>::quiet_NaN());
+  const V y = hn::Log1p(d, a);
+  const V special = hn::IfThenElse(hn::Eq(a, m1), hn::Neg(inf), hn::IfThenElse(hn::Eq(a, inf), inf, nan));
+  const auto regular = hn::And(hn::Gt(a, m1), hn::Lt(a, inf));
+  return hn::IfThenElse(regular, y, hn::IfThenElse(hn::IsNaN(a), a, special));
+}
+/*! \brief tanh(a) (<= 4 ulp); +-inf give +-1, NaN propagates. */
+template <class D, class V, SHADE_PACKET_IF(kIsFloat<hn::TFromD<D>>)>
+HWY_INLINE V Tanh(D d, V a) {
+  using T = hn::TFromD<D>;
+  // Beyond |a| = 20 (float) / 40 (double) tanh rounds to +-1; clamping keeps Highway in range.
+  const V lim = hn::Set(d, sizeof(T) == 4 ? T(20) : T(40));
+  const V y = hn::Tanh(d, hn::Max(hn::Min(a, lim), hn::Neg(lim)));
+  return hn::IfThenElse(hn::IsNaN(a), a, y);
+}
+/*! \brief 1 / (1 + e^-a), the logistic function; NaN propagates. */
+template <class D, class V, SHADE_PACKET_IF(kIsFloat<hn::TFromD<D>>)>
+HWY_INLINE V Sigmoid(D d, V a) {
+  using T = hn::TFromD<D>;
+  const V one = hn::Set(d, T(1));
+  return hn::Div(one, hn::Add(one, packet::Exp(d, hn::Neg(a))));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Functor detection
+namespace detail {
+template <class T>
+struct Identity {
+  using type = T;
+};
+template <class OP, class T, class = void>
+struct HasPacket1 : std::false_type {};
+template <class OP, class T>
+struct HasPacket1<OP, T,
+                  std::void_t<decltype(OP::MapPacket(std::declval<Tag<T>>(), std::declval<Vec<T>>()))>>
+    : std::is_same<decltype(OP::MapPacket(std::declval<Tag<T>>(), std::declval<Vec<T>>())), Vec<T>> {};
+template <class OP, class T, class = void>
+struct HasPacket2 : std::false_type {};
+template <class OP, class T>
+struct HasPacket2<OP, T,
+                  std::void_t<decltype(OP::MapPacket(std::declval<Tag<T>>(), std::declval<Vec<T>>(),
+                                                     std::declval<Vec<T>>()))>> : std::true_type {};
+template <class OP, class T, class = void>
+struct HasPacket3 : std::false_type {};
+template <class OP, class T>
+struct HasPacket3<OP, T,
+                  std::void_t<decltype(OP::MapPacket(std::declval<Tag<T>>(), std::declval<Vec<T>>(),
+                                                     std::declval<Vec<T>>(), std::declval<Vec<T>>()))>>
+    : std::true_type {};
+
+template <class OP, class T, int kArity, bool kLane = kIsLane<T>>
+struct HasPacketN : std::false_type {};
+template <class OP, class T>
+struct HasPacketN<OP, T, 1, true> : HasPacket1<OP, T> {};
+template <class OP, class T>
+struct HasPacketN<OP, T, 2, true> : HasPacket2<OP, T> {};
+template <class OP, class T>
+struct HasPacketN<OP, T, 3, true> : HasPacket3<OP, T> {};
+}  // namespace detail
+
+/*! \brief True when OP has a packet form of arity kArity usable for element type T. */
+template <class OP, class T, int kArity>
+constexpr bool kHasPacketArity = detail::HasPacketN<OP, T, kArity>::value;
+
+/*!
+ * \brief True when OP has a packet form (of any arity 1..3) for element type T; without one,
+ *  the kernels run OP::Map lane by lane.
+ */
+template <class OP, class T>
+struct HasPacket
+    : std::integral_constant<bool, kHasPacketArity<OP, T, 1> || kHasPacketArity<OP, T, 2> ||
+                                       kHasPacketArity<OP, T, 3>> {};
+
+}  // namespace packet
+}  // namespace shade
+
+#endif  // SHADE_PACKET_PACKET_H_

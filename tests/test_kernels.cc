@@ -1,0 +1,205 @@
+// Contiguous kernels: map with every saver and scalar operand position, ternary map, fill, copy,
+// typecast; misaligned pointers and odd lengths; threaded results bit-identical to one thread.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "shade/backend/cpu/kernels.h"
+
+namespace shade {
+namespace {
+
+namespace hn = packet::hn;
+
+struct Mul {
+  template <class T>
+  static T Map(T a, T b) {
+    return static_cast<T>(a * b);
+  }
+  template <class D, class V, SHADE_PACKET_IF(packet::kHasMul<hn::TFromD<D>>)>
+  static V MapPacket(D d, V a, V b) {
+    return packet::Mul(d, a, b);
+  }
+};
+struct Tanh {
+  static constexpr int kCost = 20;
+  template <class T>
+  static T Map(T a) {
+    return std::tanh(a);
+  }
+  template <class D, class V, SHADE_PACKET_IF(packet::kIsFloat<hn::TFromD<D>>)>
+  static V MapPacket(D d, V a) {
+    return packet::Tanh(d, a);
+  }
+};
+struct MulAdd {  // a * b + c, ternary
+  template <class T>
+  static T Map(T a, T b, T c) {
+    return static_cast<T>(a * b + c);
+  }
+  template <class D, class V, SHADE_PACKET_IF(packet::kHasMul<hn::TFromD<D>>)>
+  static V MapPacket(D, V a, V b, V c) {
+    return hn::Add(hn::Mul(a, b), c);
+  }
+};
+struct Identity {
+  template <class T>
+  static T Map(T a) {
+    return a;
+  }
+  template <class D, class V>
+  static V MapPacket(D, V a) {
+    return a;
+  }
+};
+
+template <class T>
+std::vector<T> Random(index_t n, unsigned seed) {
+  std::mt19937 gen(seed);
+  std::uniform_int_distribution<int> dist(1, 9);
+  std::vector<T> v(static_cast<size_t>(n));
+  for (auto& x : v) x = static_cast<T>(dist(gen));
+  return v;
+}
+
+const index_t kLengths[] = {0, 1, 3, 15, 16, 17, 33, 1003};
+
+template <class SV, class T>
+void CheckSaver() {
+  for (index_t n : kLengths) {
+    auto a = Random<T>(n + 1, 1), b = Random<T>(n + 1, 2), d0 = Random<T>(n + 1, 3);
+    // Tensor-tensor, tensor-scalar, scalar-tensor, all with operands misaligned by one element.
+    for (int form = 0; form < 3; ++form) {
+      auto dst = d0;
+      const T s = T(3);
+      if (form == 0) cpu::MapBinary<SV, Mul>(n, dst.data() + 1, a.data() + 1, static_cast<const T*>(b.data() + 1));
+      if (form == 1) cpu::MapBinary<SV, Mul>(n, dst.data() + 1, a.data() + 1, cpu::MakeScalar(s));
+      if (form == 2) cpu::MapBinary<SV, Mul>(n, dst.data() + 1, cpu::MakeScalar(s), a.data() + 1);
+      for (index_t i = 0; i < n; ++i) {
+        const T x = a[i + 1];
+        const T y = form == 0 ? b[i + 1] : s;
+        T ref = d0[i + 1];
+        SV::Save(ref, static_cast<T>(x * y));
+        ASSERT_EQ(dst[i + 1], ref) << "n=" << n << " form=" << form << " i=" << i;
+      }
+      EXPECT_EQ(dst[0], d0[0]);
+    }
+  }
+}
+
+template <class T>
+void CheckAllSavers() {
+  CheckSaver<cpu::sv::saveto, T>();
+  CheckSaver<cpu::sv::plusto, T>();
+  CheckSaver<cpu::sv::minusto, T>();
+  CheckSaver<cpu::sv::multo, T>();
+  CheckSaver<cpu::sv::divto, T>();
+}
+
+TEST(Kernels, SaversFloat) { CheckAllSavers<float>(); }
+TEST(Kernels, SaversDouble) { CheckAllSavers<double>(); }
+TEST(Kernels, SaversInt32) { CheckAllSavers<std::int32_t>(); }
+TEST(Kernels, SaversInt8ScalarFallback) { CheckAllSavers<std::int8_t>(); }
+TEST(Kernels, SaversUint64) { CheckAllSavers<std::uint64_t>(); }
+
+TEST(Kernels, TernaryWithScalars) {
+  for (index_t n : kLengths) {
+    auto a = Random<float>(n, 4), b = Random<float>(n, 5), c = Random<float>(n, 6);
+    std::vector<float> out(static_cast<size_t>(n));
+    cpu::MapTernary<cpu::sv::saveto, MulAdd>(n, out.data(), static_cast<const float*>(a.data()),
+                                            cpu::MakeScalar(2.0f), static_cast<const float*>(c.data()));
+    for (index_t i = 0; i < n; ++i) ASSERT_EQ(out[i], a[i] * 2.0f + c[i]);
+    cpu::MapTernary<cpu::sv::plusto, MulAdd>(n, out.data(), static_cast<const float*>(a.data()),
+                                            static_cast<const float*>(b.data()), cpu::MakeScalar(1.0f));
+    for (index_t i = 0; i < n; ++i) ASSERT_EQ(out[i], a[i] * 2.0f + c[i] + (a[i] * b[i] + 1.0f));
+  }
+}
+
+TEST(Kernels, InPlace) {
+  auto a = Random<float>(1003, 7);
+  auto ref = a;
+  cpu::MapBinary<cpu::sv::saveto, Mul>(1003, a.data(), static_cast<const float*>(a.data()),
+                                       static_cast<const float*>(a.data()));
+  for (size_t i = 0; i < a.size(); ++i) ASSERT_EQ(a[i], ref[i] * ref[i]);
+}
+
+// Elementwise results do not depend on the thread count: the tail is computed by the packet
+// function too, so chunk boundaries do not change any value.
+TEST(Kernels, ThreadedBitIdentical) {
+  const index_t n = (index_t(1) << 17) + 7;
+  std::mt19937 gen(11);
+  std::uniform_real_distribution<float> dist(-5, 5);
+  std::vector<float> x(static_cast<size_t>(n));
+  for (auto& v : x) v = dist(gen);
+  std::vector<float> one(static_cast<size_t>(n)), two(static_cast<size_t>(n));
+  const int saved = GetNumThreads();
+  SetNumThreads(1);
+  cpu::MapUnary<cpu::sv::saveto, Tanh>(n - 1, one.data() + 1, static_cast<const float*>(x.data() + 1));
+  SetNumThreads(2);
+  cpu::MapUnary<cpu::sv::saveto, Tanh>(n - 1, two.data() + 1, static_cast<const float*>(x.data() + 1));
+  SetNumThreads(saved);
+  EXPECT_EQ(0, std::memcmp(one.data(), two.data(), one.size() * sizeof(float)));
+  EXPECT_EQ((cpu::MapGrain<Tanh, float>()), cpu::kMathGrain);
+  EXPECT_EQ((cpu::MapGrain<Mul, float>()), cpu::kMapGrain);
+}
+
+TEST(Kernels, FillCopy) {
+  for (index_t n : {index_t(0), index_t(1), index_t(17), index_t(1) << 17}) {
+    std::vector<double> a(static_cast<size_t>(n + 1), -1.0), b(static_cast<size_t>(n + 1), -2.0);
+    cpu::Fill<double>(n, a.data() + 1, 4.5);
+    for (index_t i = 1; i <= n; ++i) ASSERT_EQ(a[i], 4.5);
+    EXPECT_EQ(a[0], -1.0);
+    cpu::Copy<double>(n, b.data(), a.data() + 1);
+    for (index_t i = 0; i < n; ++i) ASSERT_EQ(b[i], 4.5);
+    EXPECT_EQ(b[n], -2.0);
+  }
+}
+
+TEST(Kernels, Cast) {
+  const index_t n = 1003;
+  std::vector<float> f(n);
+  for (index_t i = 0; i < n; ++i) f[i] = static_cast<float>(i) * 0.75f - 300.0f;
+  std::vector<std::int32_t> i32(n);
+  cpu::Cast(n, i32.data(), f.data());
+  for (index_t i = 0; i < n; ++i) ASSERT_EQ(i32[i], static_cast<std::int32_t>(f[i]));
+  std::vector<double> d(n);
+  cpu::Cast(n, d.data(), i32.data());
+  for (index_t i = 0; i < n; ++i) ASSERT_EQ(d[i], static_cast<double>(i32[i]));
+  std::vector<half_t> h(n);
+  cpu::Cast(n, h.data(), f.data());
+  std::vector<float> back(n);
+  cpu::Cast(n, back.data(), h.data());
+  for (index_t i = 0; i < n; ++i) ASSERT_NEAR(back[i], f[i], std::fabs(f[i]) * 1e-3 + 1e-3);
+  std::vector<bf16_t> bf(n);
+  cpu::Cast(n, bf.data(), h.data());  // half -> bf16 through float
+  for (index_t i = 0; i < n; ++i) ASSERT_NEAR(static_cast<float>(bf[i]), f[i], std::fabs(f[i]) * 1e-2 + 1e-2);
+  std::vector<std::uint8_t> u8(n);
+  cpu::Cast(n, u8.data(), i32.data());  // integer narrowing wraps modulo 256
+  for (index_t i = 0; i < n; ++i) ASSERT_EQ(u8[i], static_cast<std::uint8_t>(i32[i]));
+  cpu::Cast<float, float>(0, nullptr, nullptr);
+}
+
+TEST(Kernels, NegativeCountThrows) {
+  float x = 0;
+  auto expect_msg = [](auto fn, const char* what) {
+    try {
+      fn();
+      ADD_FAILURE() << "no throw for " << what;
+    } catch (const Error& e) {
+      EXPECT_NE(std::string(e.what()).find(what), std::string::npos) << e.what();
+      EXPECT_NE(std::string(e.what()).find("-1"), std::string::npos) << e.what();
+    }
+  };
+  expect_msg([&] { cpu::MapUnary<cpu::sv::saveto, Identity>(-1, &x, static_cast<const float*>(&x)); }, "Map");
+  expect_msg([&] { cpu::Fill<float>(-1, &x, 1.f); }, "Fill");
+  expect_msg([&] { cpu::Copy<float>(-1, &x, &x); }, "Copy");
+  expect_msg([&] { cpu::Cast<float, float>(-1, &x, &x); }, "Cast");
+}
+
+}  // namespace
+}  // namespace shade

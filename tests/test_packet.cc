@@ -1,0 +1,287 @@
+// Packet ops against the scalar path: every op over lengths around the vector width, misaligned
+// pointers and 0 size; transcendental packets within 4 ulp of the C library over wide ranges.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <limits>
+#include <random>
+#include <vector>
+
+#include "shade/backend/cpu/kernels.h"
+#include "shade/packet/packet.h"
+
+namespace shade {
+namespace {
+
+namespace hn = packet::hn;
+
+// Test functors following the packet protocol of packet.h (the scalar Map is the reference).
+#define SHADE_TEST_UNARY_(Name, cond, scalar, pfn)                           \
+  struct Name {                                                              \
+    template <class T>                                                       \
+    static T Map(T a) {                                                      \
+      return static_cast<T>(scalar);                                         \
+    }                                                                        \
+    template <class D, class V, SHADE_PACKET_IF(cond<hn::TFromD<D>>)>        \
+    static V MapPacket(D d, V a) {                                           \
+      return packet::pfn(d, a);                                              \
+    }                                                                        \
+  };
+#define SHADE_TEST_BINARY_(Name, cond, scalar, pfn)                          \
+  struct Name {                                                              \
+    template <class T>                                                       \
+    static T Map(T a, T b) {                                                 \
+      return static_cast<T>(scalar);                                         \
+    }                                                                        \
+    template <class D, class V, SHADE_PACKET_IF(cond<hn::TFromD<D>>)>        \
+    static V MapPacket(D d, V a, V b) {                                      \
+      return packet::pfn(d, a, b);                                           \
+    }                                                                        \
+  };
+template <class T>
+constexpr bool kAny = packet::kIsLane<T>;
+
+SHADE_TEST_BINARY_(AddOp, kAny, a + b, Add)
+SHADE_TEST_BINARY_(SubOp, kAny, a - b, Sub)
+SHADE_TEST_BINARY_(MulOp, packet::kHasMul, a * b, Mul)
+SHADE_TEST_BINARY_(DivOp, packet::kIsFloat, a / b, Div)
+SHADE_TEST_BINARY_(MinOp, kAny, (b < a ? b : a), Min)
+SHADE_TEST_BINARY_(MaxOp, kAny, (a < b ? b : a), Max)
+SHADE_TEST_UNARY_(NegOp, packet::kIsSignedLane, -a, Neg)
+SHADE_TEST_UNARY_(AbsOp, packet::kIsSignedLane, (a < 0 ? -a : a), Abs)
+SHADE_TEST_UNARY_(SquareOp, packet::kHasMul, a * a, Square)
+SHADE_TEST_UNARY_(ReluOp, kAny, (a > T(0) ? a : T(0)), Relu)
+SHADE_TEST_UNARY_(SignOp, packet::kIsSignedLane, (a > T(0)) - (a < T(0)), Sign)
+SHADE_TEST_UNARY_(SqrtOp, packet::kIsFloat, std::sqrt(a), Sqrt)
+SHADE_TEST_UNARY_(RsqrtOp, packet::kIsFloat, T(1) / std::sqrt(a), Rsqrt)
+SHADE_TEST_UNARY_(ExpOp, packet::kIsFloat, std::exp(a), Exp)
+SHADE_TEST_UNARY_(LogOp, packet::kIsFloat, std::log(a), Log)
+SHADE_TEST_UNARY_(Log1pOp, packet::kIsFloat, std::log1p(a), Log1p)
+SHADE_TEST_UNARY_(Expm1Op, packet::kIsFloat, std::expm1(a), Expm1)
+SHADE_TEST_UNARY_(TanhOp, packet::kIsFloat, std::tanh(a), Tanh)
+SHADE_TEST_UNARY_(SigmoidOp, packet::kIsFloat, T(1) / (T(1) + std::exp(-a)), Sigmoid)
+
+struct ScalarOnly {  // no packet form: the kernels must fall back to Map
+  template <class T>
+  static T Map(T a) {
+    return static_cast<T>(a + a);
+  }
+};
+
+static_assert(packet::HasPacket<AddOp, float>::value, "Add has a float packet");
+static_assert(packet::HasPacket<AddOp, std::int64_t>::value, "Add has an int64 packet");
+static_assert(!packet::HasPacket<DivOp, std::int32_t>::value, "no integer vector division");
+static_assert(!packet::HasPacket<MulOp, std::int8_t>::value, "no int8 vector multiply");
+static_assert(!packet::HasPacket<AddOp, half_t>::value, "half has no packet");
+static_assert(!packet::HasPacket<ScalarOnly, float>::value, "scalar-only functor");
+static_assert(packet::kHasPacketArity<ExpOp, double, 1> && !packet::kHasPacketArity<ExpOp, double, 2>,
+              "arity detection");
+
+// Distance in units in the last place between two floats (0 when both NaN or equal infinities).
+template <class T>
+std::int64_t UlpDistance(T a, T b) {
+  if (std::isnan(a) || std::isnan(b)) return (std::isnan(a) && std::isnan(b)) ? 0 : INT64_MAX;
+  if (a == b) return 0;
+  if (std::isinf(a) || std::isinf(b)) return INT64_MAX;
+  using I = std::conditional_t<sizeof(T) == 4, std::int32_t, std::int64_t>;
+  I ia, ib;
+  std::memcpy(&ia, &a, sizeof(T));
+  std::memcpy(&ib, &b, sizeof(T));
+  // Map sign-magnitude to a monotone integer line.
+  const std::int64_t la = ia < 0 ? std::int64_t(std::numeric_limits<I>::min()) - ia : ia;
+  const std::int64_t lb = ib < 0 ? std::int64_t(std::numeric_limits<I>::min()) - ib : ib;
+  return la > lb ? la - lb : lb - la;
+}
+
+std::vector<index_t> TestLengths() {
+  const index_t w = static_cast<index_t>(packet::Lanes<std::int8_t>());  // widest lane count
+  const index_t wf = static_cast<index_t>(packet::Lanes<float>());
+  return {0, 1, 2, wf - 1, wf, wf + 1, 3 * wf + 2, w - 1, w + 1, 1000 + 3};
+}
+
+template <class T>
+std::vector<T> RandomValues(index_t n, double lo, double hi, unsigned seed) {
+  std::mt19937 gen(seed);
+  std::uniform_real_distribution<double> dist(lo, hi);
+  std::vector<T> v(static_cast<size_t>(n));
+  for (auto& x : v) x = static_cast<T>(dist(gen));
+  return v;
+}
+
+// Runs OP through MapRun (packet body + packet tail) on operands offset by one element from
+// their allocation and compares with the scalar Map within max_ulp (0 = bit-exact).
+template <class OP, class T, int kArity>
+void CheckOp(double lo, double hi, std::int64_t max_ulp) {
+  for (index_t n : TestLengths()) {
+    for (index_t off : {0, 1}) {
+      auto a = RandomValues<T>(n + 1, lo, hi, 1u + static_cast<unsigned>(n));
+      auto b = RandomValues<T>(n + 1, lo, hi, 7u + static_cast<unsigned>(n));
+      if constexpr (std::is_integral<T>::value) {
+        for (auto& x : b) {
+          if (x == 0) x = 1;
+        }
+      }
+      std::vector<T> out(static_cast<size_t>(n + 2), T(-7));
+      if constexpr (kArity == 1) {
+        cpu::MapRun<cpu::sv::saveto, OP>(n, out.data() + off, a.data() + off);
+      } else {
+        cpu::MapRun<cpu::sv::saveto, OP>(n, out.data() + off, a.data() + off, b.data() + off);
+      }
+      for (index_t i = 0; i < n; ++i) {
+        T ref;
+        if constexpr (kArity == 1) {
+          ref = OP::Map(a[i + off]);
+        } else {
+          ref = OP::Map(a[i + off], b[i + off]);
+        }
+        const T got = out[i + off];
+        if constexpr (std::is_floating_point<T>::value) {
+          ASSERT_LE(UlpDistance(got, ref), max_ulp)
+              << "n=" << n << " off=" << off << " i=" << i << " a=" << a[i + off] << " got=" << got
+              << " ref=" << ref;
+        } else {
+          ASSERT_EQ(got, ref) << "n=" << n << " off=" << off << " i=" << i;
+        }
+      }
+      // Elements outside [off, off + n) untouched.
+      if (off == 1) {
+        EXPECT_EQ(out[0], T(-7));
+      }
+      EXPECT_EQ(out[n + off], T(-7)) << "n=" << n;
+    }
+  }
+}
+
+template <class T>
+void CheckExactFloat() {
+  CheckOp<AddOp, T, 2>(-100, 100, 0);
+  CheckOp<SubOp, T, 2>(-100, 100, 0);
+  CheckOp<MulOp, T, 2>(-100, 100, 0);
+  CheckOp<DivOp, T, 2>(-100, 100, 0);
+  CheckOp<MinOp, T, 2>(-100, 100, 0);
+  CheckOp<MaxOp, T, 2>(-100, 100, 0);
+  CheckOp<NegOp, T, 1>(-100, 100, 0);
+  CheckOp<AbsOp, T, 1>(-100, 100, 0);
+  CheckOp<SquareOp, T, 1>(-100, 100, 0);
+  CheckOp<ReluOp, T, 1>(-100, 100, 0);
+  CheckOp<SignOp, T, 1>(-100, 100, 0);
+  CheckOp<SqrtOp, T, 1>(0, 1e6, 0);
+  CheckOp<RsqrtOp, T, 1>(1e-6, 1e6, 0);
+}
+
+TEST(Packet, ExactOpsFloat) { CheckExactFloat<float>(); }
+TEST(Packet, ExactOpsDouble) { CheckExactFloat<double>(); }
+
+template <class T>
+void CheckIntegers(double lo, double hi) {
+  CheckOp<AddOp, T, 2>(lo, hi, 0);
+  CheckOp<SubOp, T, 2>(lo, hi, 0);
+  CheckOp<MinOp, T, 2>(lo, hi, 0);
+  CheckOp<MaxOp, T, 2>(lo, hi, 0);
+  CheckOp<ReluOp, T, 1>(lo, hi, 0);
+  if constexpr (packet::kHasMul<T>) CheckOp<MulOp, T, 2>(lo / 8, hi / 8, 0);
+  if constexpr (packet::kIsSignedLane<T>) {
+    CheckOp<NegOp, T, 1>(lo, hi, 0);
+    CheckOp<AbsOp, T, 1>(lo, hi, 0);
+    CheckOp<SignOp, T, 1>(lo, hi, 0);
+  }
+  CheckOp<DivOp, T, 2>(lo, hi, 0);  // scalar fallback for integers
+}
+
+TEST(Packet, Integers) {
+  CheckIntegers<std::int8_t>(-60, 60);
+  CheckIntegers<std::uint8_t>(0, 120);
+  CheckIntegers<std::int16_t>(-1000, 1000);
+  CheckIntegers<std::uint16_t>(0, 2000);
+  CheckIntegers<std::int32_t>(-100000, 100000);
+  CheckIntegers<std::uint32_t>(0, 100000);
+  CheckIntegers<std::int64_t>(-1e12, 1e12);
+  CheckIntegers<std::uint64_t>(0, 1e12);
+}
+
+TEST(Packet, ScalarFallbackTypes) {
+  CheckOp<ScalarOnly, float, 1>(-10, 10, 0);
+  // half_t: no packets, Map runs lane by lane.
+  std::vector<half_t> a(5, half_t(1.5f)), out(5, half_t(0.f));
+  cpu::MapRun<cpu::sv::saveto, ScalarOnly>(5, out.data(), static_cast<const half_t*>(a.data()));
+  for (auto v : out) EXPECT_EQ(static_cast<float>(v), 3.0f);
+}
+
+template <class T>
+void CheckMath() {
+  const std::int64_t ulp = 4;
+  CheckOp<ExpOp, T, 1>(-5, 5, ulp);
+  CheckOp<ExpOp, T, 1>(-87, 88, ulp);
+  CheckOp<LogOp, T, 1>(1e-30, 1e30, ulp);
+  CheckOp<LogOp, T, 1>(0.5, 2, ulp);
+  CheckOp<Log1pOp, T, 1>(-0.99, 1e6, ulp);
+  CheckOp<Log1pOp, T, 1>(-1e-3, 1e-3, ulp);
+  CheckOp<Expm1Op, T, 1>(-1e-3, 1e-3, ulp);
+  CheckOp<Expm1Op, T, 1>(-80, 80, ulp);
+  CheckOp<TanhOp, T, 1>(-1e-3, 1e-3, ulp);
+  CheckOp<TanhOp, T, 1>(-30, 30, ulp);
+  CheckOp<SigmoidOp, T, 1>(-80, 80, ulp);
+  CheckOp<SigmoidOp, T, 1>(-1, 1, ulp);
+}
+TEST(Packet, MathFloatWithin4Ulp) { CheckMath<float>(); }
+TEST(Packet, MathDoubleWithin4Ulp) { CheckMath<double>(); }
+
+// Special values: inf, -inf, nan, 0, -0, denormals, huge arguments.
+template <class T>
+void CheckSpecials() {
+  using L = std::numeric_limits<T>;
+  const std::vector<T> sp = {T(0),          T(-0.0),        L::infinity(), -L::infinity(),
+                             L::quiet_NaN(), L::denorm_min(), L::min(),      -L::min(),
+                             L::max(),       -L::max(),       T(1),          T(-1),
+                             T(100),         T(-100),         T(89),         T(-89),
+                             T(710),         T(-710),         T(1e-20),      T(-1e-20),
+                             T(20),          T(-20)};
+  const index_t n = static_cast<index_t>(sp.size());
+  std::vector<T> out(sp.size());
+  auto check = [&](auto op, const char* name) {
+    using OP = decltype(op);
+    cpu::MapRun<cpu::sv::saveto, OP>(n, out.data(), sp.data());
+    for (index_t i = 0; i < n; ++i) {
+      EXPECT_LE(UlpDistance(out[i], OP::Map(sp[i])), 4)
+          << name << "(" << sp[i] << ") = " << out[i] << ", libm " << OP::Map(sp[i]);
+    }
+  };
+  check(ExpOp{}, "exp");
+  check(LogOp{}, "log");
+  check(Log1pOp{}, "log1p");
+  check(Expm1Op{}, "expm1");
+  check(TanhOp{}, "tanh");
+  check(SigmoidOp{}, "sigmoid");
+  check(SqrtOp{}, "sqrt");
+  check(RsqrtOp{}, "rsqrt");
+  check(AbsOp{}, "abs");
+  check(ReluOp{}, "relu");
+  check(SignOp{}, "sign");
+}
+TEST(Packet, SpecialValuesFloat) { CheckSpecials<float>(); }
+TEST(Packet, SpecialValuesDouble) { CheckSpecials<double>(); }
+
+TEST(Packet, LoadStoreFillSum) {
+  const packet::Tag<float> d;
+  const size_t n = packet::Lanes<float>();
+  std::vector<float> buf(2 * n + 1);
+  for (size_t i = 0; i < buf.size(); ++i) buf[i] = static_cast<float>(i);
+  HWY_ALIGN float aligned[packet::kMaxLanes<float>];
+  auto v = packet::LoadUnaligned(d, buf.data() + 1);  // misaligned by one element
+  packet::Store(d, v, aligned);
+  auto w = packet::Load(d, aligned);
+  EXPECT_FLOAT_EQ(packet::Sum(d, w), static_cast<float>(n * (n + 1) / 2));
+  EXPECT_EQ(packet::MaxLane(d, w), static_cast<float>(n));
+  EXPECT_EQ(packet::MinLane(d, w), 1.0f);
+  packet::StoreUnaligned(d, packet::Fill(d, 2.5f), buf.data() + 1);
+  EXPECT_EQ(buf[0], 0.0f);
+  for (size_t i = 1; i <= n; ++i) EXPECT_EQ(buf[i], 2.5f);
+  EXPECT_EQ(buf[n + 1], static_cast<float>(n + 1));
+  const packet::Tag<std::int32_t> di;
+  EXPECT_EQ(packet::Sum(di, packet::Fill(di, 3)), 3 * static_cast<int>(packet::Lanes<std::int32_t>()));
+}
+
+}  // namespace
+}  // namespace shade
