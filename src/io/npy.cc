@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "shade/base/checked.h"
+#include "shade/base/device.h"
 #include "shade/base/error.h"
 
 static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__, "shade's .npy code assumes a little-endian host");
@@ -273,7 +274,12 @@ NpyHeader ReadNpyHeader(Stream* strm) {
   h.major_version = major;
   h.minor_version = minor;
   h.data_offset = 8u + static_cast<unsigned>(len_bytes) + hlen;
-  (void)h.DataBytes();  // throws now, naming the overflow, rather than at allocation
+  // Check the byte size now, naming the file, rather than at allocation.
+  index_t bytes = 0;
+  SHADE_CHECK(!__builtin_mul_overflow(static_cast<index_t>(h.NumElements()),
+                                      static_cast<index_t>(TypeFlagSize(h.type_flag)), &bytes))
+      << name << ": .npy data size overflows int64 (shape " << h.shape << ", "
+      << TypeFlagName(h.type_flag) << ")";
   return h;
 }
 
@@ -375,6 +381,92 @@ void WriteNpy(Stream* strm, int type_flag, const TShape& shape, const void* data
   } else {
     strm->Write(data, bytes);
   }
+}
+
+std::vector<unsigned char> ReadBounded(Stream* strm, std::uint64_t size, const char* what) {
+  constexpr std::uint64_t kChunk = std::uint64_t(1) << 20;
+  std::vector<unsigned char> out;
+  while (out.size() < size) {
+    const std::size_t n = static_cast<std::size_t>(std::min<std::uint64_t>(kChunk, size - out.size()));
+    const std::size_t at = out.size();
+    out.resize(at + n);
+    const std::size_t got = strm->Read(out.data() + at, n);
+    SHADE_CHECK_EQ(got, n) << strm->name() << ": file truncated while reading " << what << " (needed "
+                           << size << " bytes, got " << at + got << ")";
+  }
+  return out;
+}
+
+namespace {
+
+std::vector<index_t> ReversedAxes(index_t ndim) {
+  std::vector<index_t> axes(static_cast<std::size_t>(ndim));
+  for (index_t i = 0; i < ndim; ++i) axes[static_cast<std::size_t>(i)] = ndim - 1 - i;
+  return axes;
+}
+
+NDArray LoadNpyImpl(Stream* strm, bool exact) {
+  const NpyHeader h = ReadNpyHeader(strm);
+  CheckNpyDataAvailable(strm, h, exact);
+  std::uint64_t left = 0;
+  const bool sized = strm->BytesLeft(&left);
+  // Fortran order: the file holds the transpose in C order; read that, then view it reversed.
+  TShape alloc_shape = h.shape;
+  if (h.fortran_order) std::reverse(alloc_shape.data(), alloc_shape.data() + alloc_shape.ndim());
+  NDArray out;
+  if (sized) {
+    // The stream holds the bytes (checked above): allocating the declared size is safe.
+    out = NDArray::Empty(IndexSpan(alloc_shape), h.type_flag);
+    ReadNpyData(strm, h, out.data_ptr());
+  } else {
+    std::vector<unsigned char> bytes = ReadBounded(strm, h.DataBytes(), "the .npy data");
+    if (h.byte_order == '>') ByteSwapInPlace(bytes.data(), TypeFlagSize(h.type_flag), h.NumElements());
+    out = NDArray::Empty(IndexSpan(alloc_shape), h.type_flag);
+    if (!bytes.empty()) std::memcpy(out.data_ptr(), bytes.data(), bytes.size());
+  }
+  if (h.fortran_order && h.shape.ndim() > 1) out = out.permute(IndexSpan(ReversedAxes(h.shape.ndim())));
+  return out;
+}
+
+}  // namespace
+
+NDArray LoadNpy(const std::string& path) {
+  FileStream f(path, "rb");
+  return LoadNpyImpl(&f, true);
+}
+
+NDArray LoadNpy(Stream* strm) { return LoadNpyImpl(strm, false); }
+
+NDArray LoadNpyFromMemory(const void* data, std::size_t size) {
+  MemoryViewStream v(data, size);
+  return LoadNpyImpl(&v, true);
+}
+
+void SaveNpy(Stream* strm, const NDArray& array, const NpyWriteOptions& opts) {
+  SHADE_CHECK(array.defined()) << "SaveNpy: undefined NDArray (writing " << strm->name() << ")";
+  SHADE_CHECK_EQ(array.dev_mask(), cpu::kDevMask)
+      << "SaveNpy: only CPU arrays can be written (writing " << strm->name() << ")";
+  const int flag = array.type_flag();
+  SHADE_CHECK(IsValidTypeFlag(flag)) << "SaveNpy: element type " << array.dtype().name()
+                                     << " is not a numeric dtype (writing " << strm->name() << ")";
+  const TShape shape = array.shape();
+  const index_t nd = shape.ndim();
+  bool fortran = opts.fortran_order && nd > 1;
+  NDArray src = array;
+  if (nd > 1) {
+    const NDArray reversed = array.permute(IndexSpan(ReversedAxes(nd)));
+    if (!fortran && !array.is_contiguous() && reversed.is_contiguous()) fortran = true;
+    // In Fortran order the file holds the reversed-axes array in C order.
+    if (fortran) src = reversed;
+  }
+  if (!src.is_contiguous()) src = src.contiguous();
+  WriteNpy(strm, flag, shape, src.numel() == 0 ? nullptr : src.raw_data(), fortran, opts);
+}
+
+void SaveNpy(const std::string& path, const NDArray& array, const NpyWriteOptions& opts) {
+  FileStream f(path, "wb");
+  SaveNpy(&f, array, opts);
+  f.Close();
 }
 
 }  // namespace io

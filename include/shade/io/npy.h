@@ -20,9 +20,11 @@
 #include <cstddef>
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "shade/base/dtype.h"
 #include "shade/io/stream.h"
+#include "shade/ndarray/ndarray.h"
 #include "shade/shape/tshape.h"
 
 namespace shade {
@@ -88,6 +90,11 @@ struct NpyWriteOptions {
   int version = 0;
   /*! \brief Byte order of multi-byte elements in the file: '<' or '>'. */
   char byte_order = '<';
+  /*!
+   * \brief SaveNpy only: store column-major (`fortran_order: True`). SaveNpy also picks it by
+   *  itself, without a copy, for an array that is Fortran- but not C-contiguous.
+   */
+  bool fortran_order = false;
 };
 
 /*!
@@ -106,6 +113,33 @@ void WriteNpy(Stream* strm, int type_flag, const TShape& shape, const void* data
 
 /*! \brief Reverses the bytes of each `itemsize`-byte element of a buffer in place. */
 void ByteSwapInPlace(void* data, std::size_t itemsize, std::uint64_t count);
+
+/*!
+ * \brief Loads a whole `.npy` file. A Fortran-order file comes back as the strided view
+ *  (strides reversed) over the file's element order; use `.contiguous()` for C order.
+ *  Throws shade::Error naming the file and the reason for anything malformed or truncated,
+ *  and for bytes after the data.
+ */
+NDArray LoadNpy(const std::string& path);
+/*! \brief Loads one `.npy` image from the stream's position (bytes after it are left unread). */
+NDArray LoadNpy(Stream* strm);
+/*! \brief Loads a `.npy` image that is exactly the bytes [data, data + size) (named "<memory>"). */
+NDArray LoadNpyFromMemory(const void* data, std::size_t size);
+
+/*!
+ * \brief Saves a CPU array of a NumPy dtype (any strides: non-contiguous arrays are written in
+ *  C order, or in Fortran order without a copy when they are Fortran-contiguous).
+ */
+void SaveNpy(const std::string& path, const NDArray& array,
+             const NpyWriteOptions& opts = NpyWriteOptions());
+/*! \brief Writes a `.npy` image of `array` to the stream. */
+void SaveNpy(Stream* strm, const NDArray& array, const NpyWriteOptions& opts = NpyWriteOptions());
+
+/*!
+ * \brief Reads exactly `size` bytes into a new buffer that never grows beyond what the stream
+ *  has delivered (for streams that cannot tell their size); throws naming the stream and `what`.
+ */
+std::vector<unsigned char> ReadBounded(Stream* strm, std::uint64_t size, const char* what);
 
 }  // namespace io
 }  // namespace shade
