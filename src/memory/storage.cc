@@ -46,33 +46,44 @@ void StorageImpl::ResetData(void* ptr, std::size_t capacity, DataDeleter deleter
   if (old && old_deleter && old != ptr) old_deleter(old);
 }
 
-Storage Storage::Allocate(int dev_mask, TypeMeta data_type, std::size_t nbytes) {
-  SHADE_CHECK_EQ(dev_mask, cpu::kDevMask)
-      << "Storage::Allocate: no allocator for device " << DevMaskName(dev_mask)
-      << " in this build (CPU only)";
-  SHADE_CHECK(data_type.initialized()) << "Storage::Allocate: the element type is uninitialized";
+void* StorageImpl::AllocateData(TypeMeta meta, std::size_t nbytes) {
+  SHADE_CHECK_EQ(dev_mask_, cpu::kDevMask)
+      << "Storage: no allocator for device " << DevMaskName(dev_mask_) << " in this build (CPU only)";
+  SHADE_CHECK(meta.initialized()) << "Storage: cannot allocate for an uninitialized element type";
   SHADE_CHECK_LE(nbytes, MaxStorageBytes())
-      << "Storage::Allocate: request of " << nbytes << " bytes exceeds the machine's memory ("
+      << "Storage: allocation request of " << nbytes << " bytes exceeds the machine's memory ("
       << MaxStorageBytes() << " bytes)";
-  Storage s(dev_mask, data_type);
-  if (nbytes == 0) return s;
+  if (nbytes == 0) {
+    data_type_ = meta;
+    ResetData(nullptr, 0, DataDeleter());
+    return nullptr;
+  }
   void* ptr = AlignedAlloc(nbytes);
-  if (data_type.ctor()) {
-    const std::size_t n = nbytes / data_type.itemsize();
+  DataDeleter deleter;
+  if (meta.ctor()) {
+    const std::size_t n = nbytes / meta.itemsize();
     try {
-      data_type.ctor()(ptr, n);
+      meta.ctor()(ptr, n);
     } catch (...) {
       AlignedFree(ptr);
       throw;
     }
-    const detail::TypeDtor dtor = data_type.dtor();
-    s.impl_->ResetData(ptr, nbytes, [n, dtor](void* p) {
+    const detail::TypeDtor dtor = meta.dtor();
+    deleter = [n, dtor](void* p) {
       dtor(p, n);
       AlignedFree(p);
-    });
+    };
   } else {
-    s.impl_->ResetData(ptr, nbytes, &AlignedFree);
+    deleter = &AlignedFree;
   }
+  data_type_ = meta;
+  ResetData(ptr, nbytes, std::move(deleter));
+  return ptr;
+}
+
+Storage Storage::Allocate(int dev_mask, TypeMeta data_type, std::size_t nbytes) {
+  Storage s(dev_mask, data_type);
+  s.impl_->AllocateData(data_type, nbytes);
   return s;
 }
 

@@ -82,6 +82,12 @@ class StorageImpl : public intrusive_ptr_target {
     data_type_ = data_type;
     ResetData(src, capacity, detail::MakeDeleter(std::move(d)));
   }
+  /*!
+   * \brief Replaces the data with `nbytes` of fresh 64-byte aligned host memory typed `meta`
+   *  (non-trivial types default-constructed, destroyed on release); returns it. Throws for a
+   *  non-CPU device, an uninitialized type or a request larger than the machine's memory.
+   */
+  void* AllocateData(TypeMeta meta, std::size_t nbytes);
   /*! \brief True when the element type is T. */
   template <typename T>
   bool IsType() const noexcept {

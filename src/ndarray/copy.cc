@@ -1,0 +1,162 @@
+// copy_ and Fill: the only whole-array element loops of NDArray, both on the apply engine.
+#include <cstring>
+#include <type_traits>
+
+#include "shade/ndarray/apply.h"
+#include "shade/ndarray/ndarray.h"
+#include "shade/ndarray/ndarray_util.h"
+
+namespace shade {
+namespace {
+
+// ---------------------------------------------------------------------------------------------
+// Run kernels: THE one place where a run's element loop is written. Contiguous runs are plain
+// unit-stride loops the compiler vectorises (memcpy for same-type copies); replace the bodies
+// marked "contiguous" with backend/cpu/kernels.h (CopyRun / FillRun / CastRun) once it lands.
+// ---------------------------------------------------------------------------------------------
+
+template <typename D, typename S>
+SHADE_XINLINE D Convert(S v) {
+  if constexpr (std::is_same<D, S>::value) {
+    return v;
+  } else if constexpr (std::is_same<D, bool>::value) {
+    return static_cast<float>(v) != 0.0f;
+  } else if constexpr (kIsFloat16<S> || kIsFloat16<D>) {
+    return static_cast<D>(static_cast<float>(v));
+  } else {
+    return static_cast<D>(v);
+  }
+}
+
+// Same element type, moved as raw words of the element's size.
+template <typename U>
+void CopySameRun(const StridedRun<2>& r) {
+  char* d = r.data[0];
+  const char* s = r.data[1];
+  if (r.contiguous) {  // contiguous
+    std::memcpy(d, s, static_cast<std::size_t>(r.n) * sizeof(U));
+    return;
+  }
+  const index_t ds = r.stride[0], ss = r.stride[1];
+  if (ds == static_cast<index_t>(sizeof(U))) {  // sequential writes (transpose tiles)
+    U* dp = reinterpret_cast<U*>(d);
+    for (index_t i = 0; i < r.n; ++i) std::memcpy(dp + i, s + i * ss, sizeof(U));
+    return;
+  }
+  for (index_t i = 0; i < r.n; ++i) std::memcpy(d + i * ds, s + i * ss, sizeof(U));
+}
+
+// Element type conversion.
+template <typename D, typename S>
+void CastRun(const StridedRun<2>& r) {
+  if (r.contiguous) {  // contiguous
+    D* d = reinterpret_cast<D*>(r.data[0]);
+    const S* s = reinterpret_cast<const S*>(r.data[1]);
+    for (index_t i = 0; i < r.n; ++i) d[i] = Convert<D>(s[i]);
+    return;
+  }
+  for (index_t i = 0; i < r.n; ++i) {
+    S v;
+    std::memcpy(&v, r.data[1] + i * r.stride[1], sizeof(S));
+    const D out = Convert<D>(v);
+    std::memcpy(r.data[0] + i * r.stride[0], &out, sizeof(D));
+  }
+}
+
+template <typename T>
+void FillRun(const StridedRun<1>& r, T value) {
+  if (r.contiguous) {  // contiguous
+    T* d = reinterpret_cast<T*>(r.data[0]);
+    for (index_t i = 0; i < r.n; ++i) d[i] = value;
+    return;
+  }
+  for (index_t i = 0; i < r.n; ++i) std::memcpy(r.data[0] + i * r.stride[0], &value, sizeof(T));
+}
+
+// Non-trivial element types (std::string, ...): the TypeMeta's copy, element by element.
+void CopyObjectsRun(const StridedRun<2>& r, TypeMeta meta) {
+  if (r.contiguous) {
+    meta.CopyItems(r.data[1], r.data[0], static_cast<std::size_t>(r.n));
+    return;
+  }
+  for (index_t i = 0; i < r.n; ++i) meta.CopyItems(r.data[1] + i * r.stride[1], r.data[0] + i * r.stride[0], 1);
+}
+
+// [first byte, one past the last byte) that a layout touches.
+std::pair<const char*, const char*> ByteRange(const NDArray& a) {
+  const char* lo = static_cast<const char*>(a.data_ptr());
+  index_t reach = 0;
+  for (index_t d = 0; d < a.ndim(); ++d) reach += (a.size(d) - 1) * a.stride(d);
+  return {lo, lo + (reach + 1) * static_cast<index_t>(a.itemsize())};
+}
+
+}  // namespace
+
+void NDArray::copy_(const NDArray& src) const {
+  SHADE_CHECK(defined()) << "copy_: the destination NDArray is undefined";
+  SHADE_CHECK(src.defined()) << "copy_: the source NDArray is undefined";
+  const TypeMeta dmeta = dtype(), smeta = src.dtype();
+  SHADE_CHECK(dmeta.initialized()) << "copy_: the destination " << *this << " has no element type";
+  SHADE_CHECK(smeta.initialized()) << "copy_: the source " << src << " has no element type";
+  NDArray source = src.sizes() == sizes() ? src : src.expand(sizes());
+  if (numel() == 0) return;
+  SHADE_CHECK(data_ptr() != nullptr)
+      << "copy_: the destination " << *this << " has no memory allocated (call mutable_data first)";
+  SHADE_CHECK(source.data_ptr() != nullptr) << "copy_: the source " << src << " has no memory allocated";
+  SHADE_CHECK(is_non_overlapping())
+      << "copy_: cannot write into " << *this
+      << ": its elements overlap (an expanded view with zero strides, or as_strided)";
+  SHADE_CHECK(dmeta == smeta || (dmeta.flag() >= 0 && smeta.flag() >= 0))
+      << "copy_: cannot convert " << smeta.name() << " to " << dmeta.name();
+  if (source.storage().is_alias_of(storage())) {
+    if (source.data_ptr() == data_ptr() && source.strides() == strides() && dmeta == smeta) return;
+    const auto a = ByteRange(*this), b = ByteRange(source);
+    // Overlapping source and destination: read from a private copy first.
+    if (a.first < b.second && b.first < a.second) source = source.Clone();
+  }
+  std::array<NDArray, 2> ops{*this, source};
+  if (dmeta == smeta) {
+    if (dmeta.copy() != nullptr) {
+      ApplyNDArrays<2>(ops, [dmeta](const StridedRun<2>& r) { CopyObjectsRun(r, dmeta); });
+      return;
+    }
+    switch (dmeta.itemsize()) {  // raw types move as words of their size (not a dtype switch)
+      case 1: ApplyNDArrays<2>(ops, &CopySameRun<std::uint8_t>); return;
+      case 2: ApplyNDArrays<2>(ops, &CopySameRun<std::uint16_t>); return;
+      case 4: ApplyNDArrays<2>(ops, &CopySameRun<std::uint32_t>); return;
+      case 8: ApplyNDArrays<2>(ops, &CopySameRun<std::uint64_t>); return;
+      default: {
+        const std::size_t n = dmeta.itemsize();
+        ApplyNDArrays<2>(ops, [n](const StridedRun<2>& r) {
+          for (index_t i = 0; i < r.n; ++i) std::memcpy(r.data[0] + i * r.stride[0], r.data[1] + i * r.stride[1], n);
+        });
+        return;
+      }
+    }
+  }
+  DispatchDType(dmeta.flag(), [&](auto dtag) {
+    using D = typename decltype(dtag)::type;
+    DispatchDType(smeta.flag(), [&](auto stag) {
+      using S = typename decltype(stag)::type;
+      ApplyNDArrays<2>(ops, &CastRun<D, S>);
+    });
+  });
+}
+
+void NDArray::Fill(double value) const {
+  SHADE_CHECK(defined()) << "Fill: the NDArray is undefined";
+  SHADE_CHECK_GE(type_flag(), 0) << "Fill: element type " << dtype().name() << " is not numeric";
+  if (numel() == 0) return;
+  SHADE_CHECK(data_ptr() != nullptr) << "Fill: " << *this << " has no memory allocated";
+  SHADE_CHECK(is_non_overlapping())
+      << "Fill: cannot write into " << *this
+      << ": its elements overlap (an expanded view with zero strides, or as_strided)";
+  const std::array<NDArray, 1> ops{*this};
+  DispatchDType(type_flag(), [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    const T v = detail::CastScalar<T>(value, "Fill");
+    ApplyNDArrays<1>(ops, [v](const StridedRun<1>& r) { FillRun<T>(r, v); });
+  });
+}
+
+}  // namespace shade
