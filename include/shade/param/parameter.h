@@ -25,7 +25,7 @@
  * locale and strictly (see parse.h); floats print in their shortest round-trip form; NaN
  * never passes a range check (the note's `v < begin_ || v > end_` lets it through); a broken
  * declaration (duplicate key, unknown alias target) throws ParamError at first use instead of
- * aborting the process; Init gives the strong guarantee for copyable structs (on error the
+ * aborting the process; Init gives the strong guarantee (on error the
  * struct is unchanged); __DICT__ lists each field once under its declared name, not aliases.
  * All registries are built once under C++11 magic statics and are read-only afterwards, so
  * any number of threads may Init / print their own parameter structs at the same time.
@@ -799,7 +799,7 @@ struct Parameter {
   /*!
    * \brief Sets fields from key/value strings (any container of pairs convertible to
    *  std::string), checks them, defaults the rest. Throws ParamError; the struct is left
-   *  unchanged then (when PType is copyable).
+   *  unchanged then.
    */
   template <typename Container>
   void Init(const Container& kwargs,
@@ -884,16 +884,14 @@ struct Parameter {
 
  private:
   PType* head() const { return static_cast<PType*>(const_cast<Parameter<PType>*>(this)); }
-  // Runs `fn` on a copy and commits only on success (strong guarantee) when PType allows.
+  // Strong guarantee without copying the struct (its members may still be uninitialised):
+  // `fn` runs first on a fresh scratch instance, where it fails exactly as it would on this
+  // one (Set/Check/SetDefault depend only on the text and the declaration), then for real.
   template <typename Fn>
   void Apply(Fn&& fn) {
-    if constexpr (std::is_copy_constructible<PType>::value && std::is_copy_assignable<PType>::value) {
-      PType scratch(*head());
-      fn(&scratch);
-      *head() = std::move(scratch);
-    } else {
-      fn(head());
-    }
+    PType scratch;
+    fn(&scratch);
+    fn(head());
   }
 };
 
