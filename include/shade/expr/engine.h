@@ -4,6 +4,10 @@
  *  (kRValue, kMapper, kChainer) go to the element loop MapExp (backend/cpu/map.h), kComplex
  *  (dot) to `ExpComplexEngine` and the dot engine.
  */
+// Tensor first (it includes this header back at its end, once Tensor is complete), so the
+// definitions below always see the complete Tensor type whichever header is included first.
+#include "shade/tensor/tensor.h"  // NOLINT(build/include_order)
+
 #ifndef SHADE_EXPR_ENGINE_H_
 #define SHADE_EXPR_ENGINE_H_
 
@@ -12,7 +16,6 @@
 #include "shade/expr/dot.h"
 #include "shade/expr/expression.h"
 #include "shade/expr/plan.h"
-#include "shade/tensor/tensor.h"
 
 namespace shade {
 namespace expr {

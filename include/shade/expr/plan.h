@@ -5,12 +5,15 @@
  *  x over the last one); destination plans add `DType& REval(y, x)`. `MakePlan(exp)` builds
  *  the plan tree of an expression tree.
  */
+// Tensor first (it includes this header back at its end, once Tensor is complete), so the
+// definitions below always see the complete Tensor type whichever header is included first.
+#include "shade/tensor/tensor.h"  // NOLINT(build/include_order)
+
 #ifndef SHADE_EXPR_PLAN_H_
 #define SHADE_EXPR_PLAN_H_
 
 #include "shade/base/index.h"
 #include "shade/expr/expression.h"
-#include "shade/tensor/tensor.h"
 
 namespace shade {
 namespace expr {

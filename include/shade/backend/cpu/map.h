@@ -7,6 +7,10 @@
  * rows (ParallelFor from parallel.h) plug in here and nowhere else. `MapExp` performs the
  * checks (compile-time rank/device, run-time shape) and then calls MapPlan.
  */
+// Tensor first (it includes this header back at its end, once Tensor is complete), so the
+// definitions below always see the complete Tensor type whichever header is included first.
+#include "shade/tensor/tensor.h"  // NOLINT(build/include_order)
+
 #ifndef SHADE_BACKEND_CPU_MAP_H_
 #define SHADE_BACKEND_CPU_MAP_H_
 
