@@ -11,6 +11,7 @@
 #include "shade/base/checked.h"
 #include "shade/base/device.h"
 #include "shade/base/error.h"
+#include "shade/io/ndarray_io.h"
 
 static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__, "shade's .npy code assumes a little-endian host");
 
@@ -424,6 +425,7 @@ NDArray LoadNpyImpl(Stream* strm, bool exact) {
     out = NDArray::Empty(IndexSpan(alloc_shape), h.type_flag);
     if (!bytes.empty()) std::memcpy(out.data_ptr(), bytes.data(), bytes.size());
   }
+  if (h.type_flag == kBool) CheckBoolBytes(out.data_ptr(), h.NumElements(), strm->name());
   if (h.fortran_order && h.shape.ndim() > 1) out = out.permute(IndexSpan(ReversedAxes(h.shape.ndim())));
   return out;
 }

@@ -155,6 +155,8 @@ def make_bad():
         ("junk_after_dict", header("{'descr': '<f4', 'fortran_order': False, 'shape': (2,), } x"), "after the closing"),
         ("non_ascii", header("{'descr': '<f4', 'fortran_order': False, 'shape': (2,), '\xe9': 1}"), "unexpected byte"),
         ("nul_in_header", header("{'descr': '<f4',\x00 'fortran_order': False, 'shape': (2,), }"), "unexpected byte"),
+        ("bool_byte_2", header("{'descr': '|b1', 'fortran_order': False, 'shape': (3,), }") + b"\x00\x02\x01",
+         "only 0 and 1"),
         ("escape_in_string", header("{'descr': '<f\\x34', 'fortran_order': False, 'shape': (2,), }"), "escape"),
     ]
     with open(os.path.join(BAD, "manifest.txt"), "w") as f:
@@ -167,16 +169,33 @@ def make_bad():
         g.write(b"PK\x03\x04 this is not a zip archive")
     buf = io.BytesIO()
     with zipfile.ZipFile(buf, "w") as z:
-        z.writestr("a.npy", good + data[:7])
+        z.writestr(zipfile.ZipInfo("a.npy", date_time=(2026, 1, 1, 0, 0, 0)), good + data[:7])
     with open(os.path.join(BAD, "truncated_member.npz"), "wb") as g:
         g.write(buf.getvalue())
     buf = io.BytesIO()
     with zipfile.ZipFile(buf, "w") as z:
-        z.writestr("readme.txt", b"hello")
+        z.writestr(zipfile.ZipInfo("readme.txt", date_time=(2026, 1, 1, 0, 0, 0)), b"hello")
     with open(os.path.join(BAD, "member_not_npy.npz"), "wb") as g:
         g.write(buf.getvalue())
+
+
+def make_nd():
+    """Seed files in shade's NDArray binary format (see include/shade/io/ndarray_io.h)."""
+    nd = os.path.join(HERE, "nd")
+    os.makedirs(nd, exist_ok=True)
+    flags = {"float32": 0, "float64": 1, "float16": 2, "uint8": 3, "int32": 4, "int8": 5,
+             "int64": 6, "bool": 7, "int16": 9, "uint16": 10, "uint32": 11, "uint64": 12}
+    for name, shape in [("float32", (2, 3)), ("bool", (4,)), ("int64", ()), ("uint16", (2, 0, 3)),
+                        ("float16", (1, 2, 1, 2))]:
+        a = values(name, shape)
+        blob = b"SHADEND\x00" + struct.pack("<IIII", 1, flags[name], len(shape), 0)
+        blob += b"".join(struct.pack("<q", d) for d in shape)
+        blob += np.ascontiguousarray(a).astype(a.dtype.newbyteorder("<")).tobytes()
+        with open(os.path.join(nd, name + ".nd"), "wb") as f:
+            f.write(blob)
 
 
 if __name__ == "__main__":
     make_good()
     make_bad()
+    make_nd()
