@@ -15,5 +15,8 @@
 #include "shade/memory/alloc.h"
 #include "shade/shape/shape.h"
 #include "shade/shape/tshape.h"
+#include "shade/param/json.h"
+#include "shade/param/optional.h"
+#include "shade/param/parameter.h"
 
 #endif  // SHADE_SHADE_H_
