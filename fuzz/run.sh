@@ -7,6 +7,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 runs="${1:-1000000}"
 build="${2:-build-fuzz}"
+[ -x /usr/bin/clang++ ] || { echo "fuzz/run.sh needs clang++ (Debian clang + libclang-rt-dev)" >&2; exit 2; }
 CC=clang CXX=clang++ cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
   -DSHADE_BUILD_FUZZ=ON -DSHADE_BUILD_TESTS=OFF -DSHADE_BUILD_EXAMPLES=OFF -DSHADE_NATIVE=OFF \
   -DSHADE_SANITIZE=address,undefined >/dev/null

@@ -18,5 +18,11 @@
 #include "shade/param/json.h"
 #include "shade/param/optional.h"
 #include "shade/param/parameter.h"
+#include "shade/io/stream.h"
+#include "shade/io/binary.h"
+#include "shade/io/ndarray_io.h"
+#include "shade/io/npy.h"
+#include "shade/io/npz.h"
+#include "shade/io/dlpack.h"
 
 #endif  // SHADE_SHADE_H_
