@@ -1,0 +1,296 @@
+// NDArray: construction, element access, lifecycle of non-trivial types, amortised Extend,
+// caller memory, bad input (every error names its values), impl size.
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <limits>
+#include <string>
+#include <vector>
+
+#include "shade/memory/alloc.h"
+#include "shade/ndarray/ndarray.h"
+
+namespace {
+
+using shade::index_t;
+using shade::IndexSpan;
+using shade::NDArray;
+using shade::TypeMeta;
+
+template <typename F>
+void ExpectErrorContaining(F&& f, const std::string& needle) {
+  try {
+    f();
+    ADD_FAILURE() << "no shade::Error thrown; expected one containing: " << needle;
+  } catch (const shade::Error& e) {
+    EXPECT_NE(std::string(e.what()).find(needle), std::string::npos) << e.what();
+  }
+}
+
+// Counts constructions, copies and destructions to prove each element lives exactly once.
+struct Tracked {
+  static int alive;
+  static int constructed;
+  static int destroyed;
+  int value = 7;
+  Tracked() {
+    ++alive;
+    ++constructed;
+  }
+  Tracked(const Tracked& o) : value(o.value) {
+    ++alive;
+    ++constructed;
+  }
+  Tracked& operator=(const Tracked& o) = default;
+  ~Tracked() {
+    --alive;
+    ++destroyed;
+  }
+  static void Reset() { alive = constructed = destroyed = 0; }
+};
+int Tracked::alive = 0;
+int Tracked::constructed = 0;
+int Tracked::destroyed = 0;
+
+TEST(NDArray, ImplIsSmall) {
+  // LibTorch's TensorImpl is 26 words with 5 dims inline; ours keeps 5 dims inline in 15.
+  EXPECT_LE(sizeof(shade::NDArrayImpl), 15 * sizeof(void*));
+  EXPECT_EQ(sizeof(NDArray), sizeof(void*));
+  EXPECT_EQ(sizeof(shade::Storage), sizeof(void*));
+  EXPECT_EQ(sizeof(TypeMeta), sizeof(void*));
+}
+
+TEST(NDArray, EmptyForEveryDtypeAndRank) {
+  for (int flag = 0; flag < shade::kNumTypeFlags; ++flag) {
+    NDArray a = NDArray::Empty({2, 3, 4, 5, 6, 7}, flag);  // rank 6: sizes and strides on the heap
+    EXPECT_EQ(a.type_flag(), flag);
+    EXPECT_EQ(a.itemsize(), shade::TypeFlagSize(flag));
+    EXPECT_EQ(a.nbytes(), 5040 * shade::TypeFlagSize(flag));
+    EXPECT_EQ(a.strides(), IndexSpan({2520, 840, 210, 42, 7, 1}));
+    EXPECT_EQ(reinterpret_cast<std::uintptr_t>(a.data_ptr()) % shade::kAlignBytes, 0u);
+    a.Fill(1);
+    EXPECT_EQ(a.get({1, 2, 3, 4, 5, 6}), 1.0);
+    a.set({1, 2, 3, 4, 5, 6}, 0);
+    EXPECT_EQ(a.get({1, 2, 3, 4, 5, 6}), 0.0);
+    EXPECT_EQ(a.get({1, 2, 3, 4, 5, 5}), 1.0);
+    NDArray b = a.Clone();
+    EXPECT_EQ(b.get({1, 2, 3, 4, 5, 6}), 0.0);
+    EXPECT_EQ(b.get({0, 0, 0, 0, 0, 0}), 1.0);
+    // Rank changes across the inline/heap boundary keep working.
+    b.Reshape({5040});
+    EXPECT_EQ(b.get({5039}), 0.0);
+    b.Reshape({2, 3, 4, 5, 6, 7, 1, 1});
+    EXPECT_EQ(b.get({1, 2, 3, 4, 5, 6, 0, 0}), 0.0);
+  }
+  NDArray z = NDArray::Empty<float>({0});
+  EXPECT_EQ(z.numel(), 0);
+  EXPECT_EQ(z.nbytes(), 0u);
+  z.Fill(1);  // nothing to do
+}
+
+TEST(NDArray, DescribeAndPrint) {
+  NDArray a = NDArray::Empty<float>({2, 3});
+  EXPECT_EQ(a.Describe(), "NDArray(float32, sizes=(2,3), strides=(3,1), offset=0, cpu)");
+  EXPECT_EQ(NDArray().Describe(), "NDArray(undefined)");
+  EXPECT_EQ(a.narrow(1, 1, 1).Describe(), "NDArray(float32, sizes=(2,1), strides=(3,1), offset=1, cpu)");
+}
+
+TEST(NDArray, GetSetConvertAndCheckRange) {
+  NDArray a = NDArray::Empty<std::uint8_t>({2});
+  a.set({0}, 255);
+  EXPECT_EQ(a.get({0}), 255.0);
+  ExpectErrorContaining([&] { a.set({1}, 256); }, "value 256 does not fit uint8");
+  ExpectErrorContaining([&] { a.set({1}, -1); }, "value -1 does not fit uint8");
+  NDArray i = NDArray::Empty<std::int64_t>({1});
+  ExpectErrorContaining([&] { i.Fill(1e19); }, "does not fit int64");
+  i.Fill(-9.0e18);
+  EXPECT_EQ(i.at<std::int64_t>(0), -9000000000000000000LL);
+  NDArray h = NDArray::Empty<shade::half_t>({1});
+  h.set({0}, 0.1);
+  EXPECT_NEAR(h.get({0}), 0.1, 1e-4);
+  NDArray b = NDArray::Empty<bool>({1});
+  b.set({0}, 2);
+  EXPECT_EQ(b.get({0}), 1.0);
+  NDArray s = NDArray::Empty<std::string>({1});
+  ExpectErrorContaining([&] { s.get({0}); }, "element type std::string is not numeric");
+  ExpectErrorContaining([&] { s.Fill(0); }, "not numeric");
+}
+
+TEST(NDArray, NonTrivialElementsLiveExactlyOnce) {
+  Tracked::Reset();
+  {
+    NDArray a({4, 5});
+    Tracked* p = a.mutable_data<Tracked>();
+    EXPECT_EQ(Tracked::constructed, 20);
+    EXPECT_EQ(p[19].value, 7);
+    p[3].value = 11;
+    NDArray view = a.transpose(0, 1);
+    NDArray clone = view.Clone();  // 20 more, copied through TypeMeta::copy
+    EXPECT_EQ(Tracked::alive, 40);
+    EXPECT_EQ(clone.at<Tracked>(3, 0).value, 11);
+    clone.copy_(view);
+    EXPECT_EQ(Tracked::alive, 40);
+    a.Extend(2, 50);  // capacity 6 rows = 30 elements constructed, old storage still held by view
+    EXPECT_EQ(Tracked::alive, 70);
+    EXPECT_EQ(a.at<Tracked>(0, 3).value, 11);
+    view = NDArray();  // old storage released: its 20 elements destroyed
+    EXPECT_EQ(Tracked::alive, 50);
+    a.mutable_data<float>();  // a type with a destructor before: reallocated, 30 destroyed
+    EXPECT_EQ(Tracked::alive, 20);
+  }
+  EXPECT_EQ(Tracked::alive, 0);
+  EXPECT_EQ(Tracked::constructed, Tracked::destroyed);
+}
+
+TEST(NDArray, StringElements) {
+  NDArray a = NDArray::Empty<std::string>({3, 2});
+  for (index_t i = 0; i < 3; ++i) {
+    for (index_t j = 0; j < 2; ++j) a.at<std::string>(i, j) = std::string(40, static_cast<char>('a' + i * 2 + j));
+  }
+  NDArray t = a.transpose(0, 1).contiguous();
+  EXPECT_EQ(t.at<std::string>(1, 2), std::string(40, 'f'));
+  NDArray b = NDArray::Empty<std::string>({2, 3});
+  b.copy_(a.transpose(0, 1));
+  EXPECT_EQ(b.at<std::string>(0, 1), std::string(40, 'c'));
+  ExpectErrorContaining([&] { b.copy_(NDArray::Empty<float>({2, 3})); }, "cannot convert float32 to std::string");
+  b.Extend(3, 100);
+  EXPECT_EQ(b.at<std::string>(1, 2), std::string(40, 'f'));
+  EXPECT_TRUE(b.at<std::string>(4, 2).empty());
+}
+
+TEST(NDArray, ExtendReallocatesLogarithmically) {
+  NDArray a({1, 4});
+  a.mutable_data<float>()[3] = 0;
+  const std::uint64_t before = shade::AllocationCount();
+  for (int i = 1; i < 1000; ++i) {
+    a.Extend(1, 50);
+    a.at<float>(i, 3) = static_cast<float>(i);
+  }
+  const std::uint64_t reallocs = shade::AllocationCount() - before;
+  // Growth by 1.5x from 1 row: about log_1.5(1000) ~ 17 reallocations, not 1000.
+  EXPECT_LE(reallocs, 20u);
+  EXPECT_GE(reallocs, 10u);
+  for (int i = 0; i < 1000; ++i) ASSERT_EQ(a.at<float>(i, 3), static_cast<float>(i));
+  // With growthPct 0 every Extend past capacity reallocates (the policy is the caller's):
+  NDArray b({1});
+  b.mutable_data<double>();
+  const std::uint64_t b0 = shade::AllocationCount();
+  for (int i = 0; i < 10; ++i) b.Extend(1, 0);
+  EXPECT_EQ(shade::AllocationCount() - b0, 10u);
+}
+
+TEST(NDArray, CallerMemoryWithAndWithoutOwnership) {
+  std::vector<float> buf = {0, 1, 2, 3, 4, 5};
+  {
+    NDArray a = NDArray::FromBlob(buf.data(), {2, 3}, TypeMeta::Make<float>());
+    EXPECT_EQ(a.at<float>(1, 0), 3);
+    a.at<float>(0, 0) = 9;
+    EXPECT_EQ(a.capacity_nbytes(), 24u);
+    EXPECT_FALSE(a.storage().unsafeGetStorageImpl()->owns_data());
+  }
+  EXPECT_EQ(buf[0], 9);
+  int freed = 0;
+  {
+    auto* heap = new double[6]{0, 1, 2, 3, 4, 5};
+    NDArray a = NDArray::FromBlob(heap, {3, 2}, {1, 3}, TypeMeta::Make<double>(),
+                                  [&freed](void* p) {
+                                    ++freed;
+                                    delete[] static_cast<double*>(p);
+                                  });
+    EXPECT_FALSE(a.is_contiguous());
+    EXPECT_EQ(a.at<double>(2, 1), 5);
+    NDArray keep = a.select(1, 0);
+    a = NDArray();
+    EXPECT_EQ(freed, 0);  // the view keeps the storage alive
+    EXPECT_EQ(keep.at<double>(1), 1);
+  }
+  EXPECT_EQ(freed, 1);
+  ExpectErrorContaining([] { NDArray::FromBlob(nullptr, {2}, TypeMeta::Make<float>()); }, "null data");
+  ExpectErrorContaining([&] { NDArray::FromBlob(buf.data(), {2}, {-1}, TypeMeta::Make<float>()); },
+                        "stride -1 of dimension 0 is negative");
+  ExpectErrorContaining([&] { NDArray::FromBlob(buf.data(), {2}, TypeMeta()); }, "uninitialized");
+}
+
+TEST(NDArray, FromStorageValidates) {
+  NDArray a = NDArray::Empty<float>({12});
+  NDArray v = NDArray::FromStorage(a.storage(), {3, 2}, {4, 2}, 1);
+  EXPECT_EQ(v.data<float>(), a.data<float>() + 1);
+  ExpectErrorContaining([&] { NDArray::FromStorage(a.storage(), {3, 2}, {4, 2}, 4); },
+                        "reach element 14, outside the storage of 12 elements");
+  ExpectErrorContaining([] { NDArray::FromStorage(shade::Storage(), {1}, {1}, 0); }, "undefined Storage");
+}
+
+TEST(NDArray, BadSizesAndHugeRequests) {
+  ExpectErrorContaining([] { NDArray({2, -3}); }, "size -3 of dimension 1 is negative");
+  ExpectErrorContaining([] { NDArray::Empty<float>({-1}); }, "size -1 of dimension 0 is negative");
+  ExpectErrorContaining([] { NDArray({index_t(1) << 32, index_t(1) << 32}); }, "overflows int64: 4294967296 * 4294967296");
+  // numel fits int64 but bytes do not.
+  ExpectErrorContaining([] { NDArray::Empty<double>({index_t(1) << 61}); }, "NDArray nbytes overflows");
+  // A request larger than the machine: refused before allocating, naming the bytes.
+  ExpectErrorContaining([] { NDArray::Empty<float>({index_t(1) << 50}); }, "4503599627370496 bytes");
+  NDArray lazy({index_t(1) << 50});
+  ExpectErrorContaining([&] { lazy.mutable_data<float>(); }, "exceeds the machine's memory");
+  EXPECT_EQ(lazy.capacity_nbytes(), 0u);  // the failed request left the array usable
+  lazy.Resize(4);
+  EXPECT_NE(lazy.mutable_data<float>(), nullptr);
+  NDArray a = NDArray::Empty<float>({2});
+  ExpectErrorContaining([&] { a.Resize(-1); }, "size -1 of dimension 0 is negative");
+  EXPECT_EQ(a.numel(), 2);  // a failed Resize changes nothing
+  ExpectErrorContaining([&] { a.Extend(std::numeric_limits<index_t>::max(), 10); }, "Extend outer size overflows");
+  ExpectErrorContaining([&] { a.Extend(1, -5); }, "growthPct -5");
+  ExpectErrorContaining([] { NDArray({2}, 7); }, "unknown device mask 7");
+  ExpectErrorContaining([] { NDArray::Empty({2}, 99); }, "unknown dtype flag 99");
+  ExpectErrorContaining([] { NDArray::Empty({2}, TypeMeta()); }, "element type is uninitialized");
+}
+
+TEST(NDArray, CopyAndFillErrors) {
+  NDArray a = NDArray::Empty<float>({2, 3});
+  ExpectErrorContaining([&] { a.copy_(NDArray::Empty<float>({3, 2})); }, "expanded size 3 must match the existing size 2 at non-singleton dimension 1");
+  ExpectErrorContaining([&] { a.copy_(NDArray()); }, "the source NDArray is undefined");
+  ExpectErrorContaining([&] { NDArray().copy_(a); }, "destination NDArray is undefined");
+  ExpectErrorContaining([&] { a.copy_(NDArray({2, 3})); }, "has no element type");
+  NDArray lazy({2, 3});
+  lazy.Resize(2, 3);
+  NDArray lazy_typed({2, 3});
+  lazy_typed.mutable_data<float>();
+  lazy_typed.FreeMemory();
+  ExpectErrorContaining([&] { lazy_typed.copy_(a); }, "has no memory allocated");
+  ExpectErrorContaining([&] { a.expand({4, 2, 3}).Fill(0); }, "cannot write into");
+  ExpectErrorContaining([&] { a.select(1, 0).unsqueeze(1).expand({2, 3}).copy_(a); }, "overlap");
+  // Broadcast source: a row copied into every row.
+  NDArray row = NDArray::Empty<std::int32_t>({3});
+  for (int i = 0; i < 3; ++i) row.at<std::int32_t>(i) = i + 1;
+  a.copy_(row);
+  EXPECT_EQ(a.at<float>(1, 2), 3.0f);
+  // Overlapping copy within one storage reads a private copy first.
+  NDArray s = NDArray::Empty<float>({5});
+  for (int i = 0; i < 5; ++i) s.at<float>(i) = static_cast<float>(i);
+  s.narrow(0, 1, 4).copy_(s.narrow(0, 0, 4));
+  EXPECT_EQ(s.at<float>(4), 3.0f);
+  EXPECT_EQ(s.at<float>(1), 0.0f);
+  NDArray m = NDArray::Empty<double>({3, 3});
+  for (int i = 0; i < 9; ++i) m.data<double>()[i] = i;
+  m.copy_(m.transpose(0, 1));  // in-place transpose through a temporary
+  EXPECT_EQ(m.at<double>(0, 1), 3);
+  EXPECT_EQ(m.at<double>(1, 0), 1);
+}
+
+TEST(NDArray, HandlesShareTheImpl) {
+  NDArray a = NDArray::Empty<float>({2});
+  EXPECT_EQ(a.use_count(), 1);
+  {
+    NDArray b = a;
+    EXPECT_EQ(a.use_count(), 2);
+    b.Resize(5);
+    EXPECT_EQ(a.numel(), 5);
+  }
+  EXPECT_EQ(a.use_count(), 1);
+  EXPECT_EQ(a.storage().use_count(), 1);
+  NDArray v = a.view({5, 1});
+  EXPECT_EQ(a.storage().use_count(), 2);
+  EXPECT_FALSE(a.storage().unique());
+  v = NDArray();
+  EXPECT_TRUE(a.storage().unique());
+}
+
+}  // namespace
