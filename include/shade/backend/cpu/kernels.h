@@ -46,9 +46,12 @@ constexpr index_t kMathGrain = index_t(1) << 12;
 
 /*!
  * \brief Savers: how a computed value is stored into dst (mshadow's sv::). Protocol: a struct
- *  with `template <class T> static void Save(T& dst, T v)`, `static constexpr bool kReadsDst`,
- *  and optionally `template <class D, class V> static V SavePacket(D d, V dst, V v)` returning
- *  the new dst (lanewise identical to Save).
+ *  with `template <class T> static void Save(T& dst, T v)`, and optionally
+ *  `static constexpr bool kReadsDst` (else `kBeta != 0`, else true) and a packet form: either
+ *  `template <class D, class V> static V SavePacket(D d, V dst, V v)` returning the new dst, or
+ *  `using OPType = <binary functor with MapPacket>` (as the savers of expr/sv.h declare). The
+ *  packet form must be lanewise identical to Save. These cpu::sv savers are the packet-capable
+ *  versions used by the kernels directly; expr/sv.h's savers work too.
  */
 namespace sv {
 /*! \brief dst = v. */
@@ -113,14 +116,45 @@ template <class T>
 Scalar<T> MakeScalar(T v) { return Scalar<T>{v}; }
 
 namespace detail {
+// A saver's packet form: its own SavePacket, or else the packet form of its element functor
+// SV::OPType (the savers of expr/sv.h name one: op::plus for +=), once that functor has one.
 template <class SV, class T, class = void>
-struct SaverHasPacket : std::false_type {};
+struct SaverOwnPacket : std::false_type {};
 template <class SV, class T>
-struct SaverHasPacket<SV, T,
+struct SaverOwnPacket<SV, T,
                       std::void_t<decltype(SV::SavePacket(std::declval<packet::Tag<T>>(),
                                                           std::declval<packet::Vec<T>>(),
                                                           std::declval<packet::Vec<T>>()))>>
     : std::true_type {};
+template <class SV, class T, class = void>
+struct SaverOpPacket : std::false_type {};
+template <class SV, class T>
+struct SaverOpPacket<SV, T, std::void_t<typename SV::OPType>>
+    : std::integral_constant<bool, packet::kHasPacketArity<typename SV::OPType, T, 2>> {};
+template <class SV, class T>
+struct SaverHasPacket
+    : std::integral_constant<bool, SaverOwnPacket<SV, T>::value || SaverOpPacket<SV, T>::value> {};
+
+template <class SV, class D, class V>
+HWY_INLINE V SavePacketOf(D d, V dst, V v) {
+  if constexpr (SaverOwnPacket<SV, hn::TFromD<D>>::value) {
+    return SV::SavePacket(d, dst, v);
+  } else {
+    return SV::OPType::MapPacket(d, dst, v);
+  }
+}
+
+// Whether the saver reads the old destination: SV::kReadsDst, else SV::kBeta != 0 (the BLAS
+// weight of the old value that expr/sv.h declares), else assume it does.
+template <class SV, class = void>
+struct SaverBeta : std::true_type {};
+template <class SV>
+struct SaverBeta<SV, std::void_t<decltype(SV::kBeta)>> : std::integral_constant<bool, SV::kBeta != 0> {};
+template <class SV, class = void>
+struct SaverReadsDst : SaverBeta<SV> {};
+template <class SV>
+struct SaverReadsDst<SV, std::void_t<decltype(SV::kReadsDst)>>
+    : std::integral_constant<bool, SV::kReadsDst> {};
 
 template <class T>
 struct OperandType;
@@ -168,10 +202,10 @@ HWY_NOINLINE void PacketTail(index_t i, index_t r, T* dst, std::index_sequence<I
   TailBuf<T> bufs[sizeof...(S)];
   TailBuf<T> out;
   auto v = OP::MapPacket(d, LoadAt(d, TailOperand(src, i, r, bufs[I]), 0)...);
-  if constexpr (SV::kReadsDst) {
+  if constexpr (SaverReadsDst<SV>::value) {
     std::memset(out.v, 0, sizeof(out.v));
     std::memcpy(out.v, dst + i, static_cast<size_t>(r) * sizeof(T));
-    v = SV::SavePacket(d, hn::Load(d, out.v), v);
+    v = SavePacketOf<SV>(d, hn::Load(d, out.v), v);
   }
   hn::Store(v, d, out.v);
   std::memcpy(dst + i, out.v, static_cast<size_t>(r) * sizeof(T));
@@ -193,7 +227,9 @@ void MapRun(index_t n, T* dst, S... src) {
     index_t i = 0;
     for (; i + N <= n; i += N) {
       auto v = OP::MapPacket(d, detail::LoadAt(d, src, i)...);
-      if constexpr (SV::kReadsDst) v = SV::SavePacket(d, hn::LoadU(d, dst + i), v);
+      if constexpr (detail::SaverReadsDst<SV>::value) {
+        v = detail::SavePacketOf<SV>(d, hn::LoadU(d, dst + i), v);
+      }
       hn::StoreU(v, d, dst + i);
     }
     if (i < n) {

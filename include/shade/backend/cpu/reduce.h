@@ -1,0 +1,488 @@
+/*!
+ * \file reduce.h
+ * \brief Vectorised, threaded CPU reductions: full reduction (sum/max/min or any reducer),
+ *  argmax/argmin, and the axis reduction of a [outer, len, inner] block (axis 0 of a row-major
+ *  matrix when outer = 1, axis 1 when inner = 1) that the static reductions (sumall_except_dim,
+ *  reduce_except_dim, sum_rows, reduce_with_axis) and NDArray reductions call.
+ *
+ * ## Reducer protocol (mshadow's red::)
+ * A struct with `template <class T> static void SetInitValue(T&)` and
+ * `template <class T> static void Reduce(T& dst, T src)`, and optionally the packet form
+ * `template <class D, class V> static V ReducePacket(D d, V dst, V src)`, lanewise identical to
+ * Reduce. Without it the reductions run Reduce element by element (same blocking, same result
+ * structure). cpu::red::{sum, maximum, minimum} below have the semantics of expr/op.h's red::
+ * (maximum: `if (dst < src) dst = src`) plus the packet form.
+ *
+ * ## Summation order and error bound
+ * The data is cut into fixed blocks of kReduceBlock elements. Inside a block, 4 vector
+ * accumulators of N lanes take every 4N-th element in turn, then they are combined
+ * ((a0+a1)+(a2+a3)) and their N lanes summed in order. Block results are combined by a
+ * balanced binary tree (split at the middle block). The order depends only on n and the compile
+ * target, never on the thread count, so threaded results are bit-identical to serial ones. Every
+ * element goes through at most
+ *   k(n) = ceil(kReduceBlock / (4N)) + 3 + (N - 1) + ceil(log2(ceil(n / kReduceBlock)))
+ * roundings, so for a float/double sum (unit roundoff u = eps/2)
+ *   |computed - exact| <= k(n) u / (1 - k(n) u) * sum |x_i|        (SumErrorBound below).
+ * For 2^25 floats with AVX-512 (N = 16) k = 32 + 3 + 15 + 14 = 64: relative error <= 3.8e-6 of
+ * sum |x_i|, against ~2^25 u = 2 for a naive running sum.
+ */
+#ifndef SHADE_BACKEND_CPU_REDUCE_H_
+#define SHADE_BACKEND_CPU_REDUCE_H_
+
+#include <cmath>
+#include <cstring>
+#include <limits>
+#include <type_traits>
+#include <vector>
+
+#include "shade/backend/cpu/kernels.h"
+#include "shade/backend/cpu/parallel.h"
+#include "shade/base/checked.h"
+#include "shade/base/error.h"
+#include "shade/base/index.h"
+#include "shade/packet/packet.h"
+
+namespace shade {
+namespace cpu {
+
+/*! \brief Elements per leaf block of a full reduction (fixed: it defines the summation order). */
+constexpr index_t kReduceBlock = 2048;
+/*! \brief Rows per leaf of the axis reduction's pairwise tree over rows. */
+constexpr index_t kReduceRowLeaf = 32;
+/*! \brief Columns per tile of the axis reduction (vectorised across; threads split tiles). */
+constexpr index_t kReduceColTile = 512;
+
+/*! \brief Packet-capable reducers with the semantics of expr/op.h's red::. */
+namespace red {
+/*! \brief dst += src from 0. */
+struct sum {
+  /*! \brief Identity 0. */
+  template <class T>
+  SHADE_XINLINE static void SetInitValue(T& v) { v = T(0); }
+  /*! \brief Scalar fold. */
+  template <class T>
+  SHADE_XINLINE static void Reduce(T& dst, T src) { dst = static_cast<T>(dst + src); }
+  /*! \brief Packet fold. */
+  template <class D, class V>
+  HWY_INLINE static V ReducePacket(D, V dst, V src) { return hn::Add(dst, src); }
+};
+/*! \brief if (dst < src) dst = src, from the lowest value (-inf). NaN in src is skipped. */
+struct maximum {
+  /*! \brief Identity: -inf for floats, the lowest value for integers. */
+  template <class T>
+  SHADE_XINLINE static void SetInitValue(T& v) {
+    v = std::numeric_limits<T>::has_infinity ? -std::numeric_limits<T>::infinity()
+                                             : std::numeric_limits<T>::lowest();
+  }
+  /*! \brief Scalar fold. */
+  template <class T>
+  SHADE_XINLINE static void Reduce(T& dst, T src) {
+    if (dst < src) dst = src;
+  }
+  /*! \brief Packet fold. */
+  template <class D, class V>
+  HWY_INLINE static V ReducePacket(D, V dst, V src) { return hn::IfThenElse(hn::Lt(dst, src), src, dst); }
+};
+/*! \brief if (src < dst) dst = src, from the highest value (+inf). */
+struct minimum {
+  /*! \brief Identity: +inf for floats, the largest value for integers. */
+  template <class T>
+  SHADE_XINLINE static void SetInitValue(T& v) {
+    v = std::numeric_limits<T>::has_infinity ? std::numeric_limits<T>::infinity()
+                                             : std::numeric_limits<T>::max();
+  }
+  /*! \brief Scalar fold. */
+  template <class T>
+  SHADE_XINLINE static void Reduce(T& dst, T src) {
+    if (src < dst) dst = src;
+  }
+  /*! \brief Packet fold. */
+  template <class D, class V>
+  HWY_INLINE static V ReducePacket(D, V dst, V src) { return hn::IfThenElse(hn::Lt(src, dst), src, dst); }
+};
+}  // namespace red
+
+namespace detail {
+template <class Red, class T, class = void>
+struct ReducerHasPacket : std::false_type {};
+template <class Red, class T>
+struct ReducerHasPacket<Red, T,
+                        std::void_t<decltype(Red::ReducePacket(std::declval<packet::Tag<T>>(),
+                                                               std::declval<packet::Vec<T>>(),
+                                                               std::declval<packet::Vec<T>>()))>>
+    : std::true_type {};
+template <class Red, class T>
+constexpr bool kReducePacket = packet::kIsLane<T> && ReducerHasPacket<Red, T>::value;
+
+template <class Red, class T>
+SHADE_XINLINE T InitValue() {
+  T v;
+  Red::SetInitValue(v);
+  return v;
+}
+
+// One leaf block (any length), serial. The order is documented in the file comment.
+template <class Red, class T>
+T ReduceBlock(index_t n, const T* x) {
+  const T init = InitValue<Red, T>();
+  if constexpr (kReducePacket<Red, T>) {
+    const packet::Tag<T> d;
+    const index_t N = static_cast<index_t>(hn::Lanes(d));
+    auto a0 = hn::Set(d, init), a1 = a0, a2 = a0, a3 = a0;
+    index_t i = 0;
+    for (; i + 4 * N <= n; i += 4 * N) {
+      a0 = Red::ReducePacket(d, a0, hn::LoadU(d, x + i));
+      a1 = Red::ReducePacket(d, a1, hn::LoadU(d, x + i + N));
+      a2 = Red::ReducePacket(d, a2, hn::LoadU(d, x + i + 2 * N));
+      a3 = Red::ReducePacket(d, a3, hn::LoadU(d, x + i + 3 * N));
+    }
+    for (; i + N <= n; i += N) a0 = Red::ReducePacket(d, a0, hn::LoadU(d, x + i));
+    TailBuf<T> buf;
+    if (i < n) {  // tail padded with the identity
+      for (index_t k = 0; k < N; ++k) buf.v[k] = i + k < n ? x[i + k] : init;
+      a1 = Red::ReducePacket(d, a1, hn::Load(d, buf.v));
+    }
+    a0 = Red::ReducePacket(d, Red::ReducePacket(d, a0, a1), Red::ReducePacket(d, a2, a3));
+    hn::Store(a0, d, buf.v);
+    T r = buf.v[0];
+    for (index_t k = 1; k < N; ++k) Red::Reduce(r, buf.v[k]);
+    return r;
+  } else {
+    T r = init;
+    for (index_t i = 0; i < n; ++i) Red::Reduce(r, x[i]);
+    return r;
+  }
+}
+
+// Balanced tree over blocks [lo, hi) of x (n elements), computing each leaf on demand.
+template <class Red, class T>
+T ReduceTree(index_t lo, index_t hi, index_t n, const T* x) {
+  if (hi - lo == 1) {
+    const index_t b = lo * kReduceBlock;
+    return ReduceBlock<Red>(std::min(kReduceBlock, n - b), x + b);
+  }
+  const index_t mid = lo + (hi - lo) / 2;
+  T r = ReduceTree<Red>(lo, mid, n, x);
+  Red::Reduce(r, ReduceTree<Red>(mid, hi, n, x));
+  return r;
+}
+// The same tree over precomputed leaf values.
+template <class Red, class T>
+T CombineTree(index_t lo, index_t hi, const T* leaves) {
+  if (hi - lo == 1) return leaves[lo];
+  const index_t mid = lo + (hi - lo) / 2;
+  T r = CombineTree<Red>(lo, mid, leaves);
+  Red::Reduce(r, CombineTree<Red>(mid, hi, leaves));
+  return r;
+}
+}  // namespace detail
+
+/*! \brief Lanes per accumulator of the full reduction for T (1 on the scalar path). */
+template <class Red, class T>
+inline index_t ReduceLanes() {
+  if constexpr (detail::kReducePacket<Red, T>) {
+    return static_cast<index_t>(packet::Lanes<T>());
+  } else {
+    return 1;
+  }
+}
+
+/*!
+ * \brief k(n) of the file comment: the most roundings any element goes through in a sum of n
+ *  elements of T; the error bound is k u / (1 - k u) * sum |x|.
+ */
+template <class T>
+inline index_t SumRoundingDepth(index_t n) {
+  const index_t N = ReduceLanes<red::sum, T>();
+  index_t blocks = (n + kReduceBlock - 1) / kReduceBlock, levels = 0;
+  while ((index_t(1) << levels) < blocks) ++levels;
+  return (kReduceBlock + 4 * N - 1) / (4 * N) + 3 + (N - 1) + levels;
+}
+/*! \brief The stated bound on |computed - exact| for a sum of n values whose |x| sum to abs_sum. */
+template <class T>
+inline double SumErrorBound(index_t n, double abs_sum) {
+  const double ku = static_cast<double>(SumRoundingDepth<T>(n)) * std::numeric_limits<T>::epsilon() / 2;
+  return ku / (1 - ku) * abs_sum;
+}
+
+/*! \brief Serial full reduction of x[0..n) with reducer Red (the init value when n == 0). */
+template <class Red, class T>
+T ReduceAllRun(index_t n, const T* x) {
+  if (n <= 0) return detail::InitValue<Red, T>();
+  return detail::ReduceTree<Red>(0, (n + kReduceBlock - 1) / kReduceBlock, n, x);
+}
+
+/*! \brief Threaded full reduction; bit-identical to ReduceAllRun for every thread count. */
+template <class Red, class T>
+T ReduceAll(index_t n, const T* x) {
+  SHADE_CHECK_GE(n, 0) << "ReduceAll: negative element count";
+  const index_t blocks = (n + kReduceBlock - 1) / kReduceBlock;
+  const index_t grain = std::max<index_t>(1, kMapGrain / kReduceBlock);
+  if (blocks < 2 * grain || GetNumThreads() == 1 || InParallelRegion()) return ReduceAllRun<Red>(n, x);
+  std::vector<T> leaves(static_cast<size_t>(blocks));
+  ParallelFor(0, blocks, grain, [&](index_t b, index_t e) {
+    for (index_t i = b; i < e; ++i) {
+      const index_t o = i * kReduceBlock;
+      leaves[static_cast<size_t>(i)] = detail::ReduceBlock<Red>(std::min(kReduceBlock, n - o), x + o);
+    }
+  });
+  return detail::CombineTree<Red>(0, blocks, leaves.data());
+}
+
+/*! \brief Sum of x[0..n), within SumErrorBound (threaded). */
+template <class T>
+T Sum(index_t n, const T* x) { return ReduceAll<red::sum>(n, x); }
+/*! \brief Largest of x[0..n) by red::maximum (NaNs skipped; -inf when n == 0). */
+template <class T>
+T MaxAll(index_t n, const T* x) { return ReduceAll<red::maximum>(n, x); }
+/*! \brief Smallest of x[0..n) by red::minimum (NaNs skipped; +inf when n == 0). */
+template <class T>
+T MinAll(index_t n, const T* x) { return ReduceAll<red::minimum>(n, x); }
+
+namespace detail {
+// Axis-0 reduction of rows [r0, r1) of a tile w columns wide into acc[0..w); scratch holds
+// w elements per further tree level. Leaves of kReduceRowLeaf rows fold rows in order; leaves
+// combine by a balanced tree, so a column's result depends only on the row count.
+template <class Red, class T>
+void Axis0Tile(index_t r0, index_t r1, index_t w, const T* x, index_t ld, T* acc, T* scratch) {
+  if (r1 - r0 <= kReduceRowLeaf) {
+    const T init = InitValue<Red, T>();
+    for (index_t j = 0; j < w; ++j) acc[j] = init;
+    for (index_t r = r0; r < r1; ++r) {
+      const T* row = x + r * ld;
+      index_t j = 0;
+      if constexpr (kReducePacket<Red, T>) {
+        const packet::Tag<T> d;
+        const index_t N = static_cast<index_t>(hn::Lanes(d));
+        for (; j + N <= w; j += N) {
+          hn::StoreU(Red::ReducePacket(d, hn::LoadU(d, acc + j), hn::LoadU(d, row + j)), d, acc + j);
+        }
+      }
+      for (; j < w; ++j) Red::Reduce(acc[j], row[j]);
+    }
+    return;
+  }
+  const index_t mid = r0 + (r1 - r0) / 2;
+  Axis0Tile<Red>(r0, mid, w, x, ld, acc, scratch + w);
+  Axis0Tile<Red>(mid, r1, w, x, ld, scratch, scratch + w);
+  index_t j = 0;
+  if constexpr (kReducePacket<Red, T>) {
+    const packet::Tag<T> d;
+    const index_t N = static_cast<index_t>(hn::Lanes(d));
+    for (; j + N <= w; j += N) {
+      hn::StoreU(Red::ReducePacket(d, hn::LoadU(d, acc + j), hn::LoadU(d, scratch + j)), d, acc + j);
+    }
+  }
+  for (; j < w; ++j) Red::Reduce(acc[j], scratch[j]);
+}
+
+inline index_t TreeDepth(index_t rows) {
+  index_t depth = 1;
+  while (rows > kReduceRowLeaf) {
+    rows = rows - rows / 2;
+    ++depth;
+  }
+  return depth;
+}
+
+inline void CheckReduceArgs(index_t outer, index_t len, index_t inner, const char* who) {
+  SHADE_CHECK(outer >= 0 && len >= 0 && inner >= 0)
+      << who << ": negative extent outer=" << outer << " len=" << len << " inner=" << inner;
+}
+}  // namespace detail
+
+/*!
+ * \brief Reduces axis 1 of the row-major block x[outer][len][inner] (dense), saving
+ *  SV(out[o * inner + j], Red over l of x[o][l][j]). A row-major matrix's axis-0 reduction is
+ *  outer = 1, len = rows, inner = cols; its axis-1 reduction is outer = rows, len = cols,
+ *  inner = 1. len == 0 saves the reducer's init value. Threaded; bit-identical for any thread
+ *  count. For inner > 1 the columns are vectorised and rows combined by a pairwise tree of
+ *  kReduceRowLeaf-row leaves (sum error <= (32 + ceil(log2(len/32))) u sum |x| per column);
+ *  for inner == 1 each row is a full reduction (ReduceAllRun, bound as SumErrorBound).
+ */
+template <class Red, class SV = sv::saveto, class T>
+void ReduceAxis(index_t outer, index_t len, index_t inner, const T* x, T* out) {
+  detail::CheckReduceArgs(outer, len, inner, "ReduceAxis");
+  const index_t dims[3] = {outer, len, inner};
+  CheckedProduct(dims, 3, "reduced block size");
+  if (outer == 0 || inner == 0) return;
+  if (inner == 1) {
+    const index_t grain = std::max<index_t>(1, kMapGrain / std::max<index_t>(len, 1));
+    ParallelFor(0, outer, grain, [&](index_t b, index_t e) {
+      for (index_t o = b; o < e; ++o) SV::Save(out[o], ReduceAllRun<Red>(len, x + o * len));
+    });
+    return;
+  }
+  const index_t tiles = (inner + kReduceColTile - 1) / kReduceColTile;
+  const index_t tile_work = std::max<index_t>(1, len * std::min(inner, kReduceColTile));
+  const index_t grain = std::max<index_t>(1, kMapGrain / tile_work);
+  const index_t depth = detail::TreeDepth(std::max<index_t>(len, 1));
+  ParallelFor(0, outer * tiles, grain, [&](index_t b, index_t e) {
+    std::vector<T> buf(static_cast<size_t>(kReduceColTile * (depth + 1)));
+    for (index_t t = b; t < e; ++t) {
+      const index_t o = t / tiles, c0 = (t % tiles) * kReduceColTile;
+      const index_t w = std::min(kReduceColTile, inner - c0);
+      const T* src = x + o * len * inner + c0;
+      T* acc = buf.data();
+      if (len == 0) {
+        for (index_t j = 0; j < w; ++j) acc[j] = detail::InitValue<Red, T>();
+      } else {
+        detail::Axis0Tile<Red>(0, len, w, src, inner, acc, acc + kReduceColTile);
+      }
+      T* dst = out + o * inner + c0;
+      for (index_t j = 0; j < w; ++j) SV::Save(dst[j], acc[j]);
+    }
+  });
+}
+
+/*! \brief out[j] = SV(out[j], Red over rows of x[i][j]) for a rows x cols matrix with row pitch
+ *  ld >= cols (padded rows are read in place). */
+template <class Red, class SV = sv::saveto, class T>
+void ReduceRows(index_t rows, index_t cols, const T* x, index_t ld, T* out) {
+  SHADE_CHECK(rows >= 0 && cols >= 0) << "ReduceRows: negative size " << rows << "x" << cols;
+  SHADE_CHECK_GE(ld, cols) << "ReduceRows: row pitch smaller than the row length";
+  if (ld == cols) return ReduceAxis<Red, SV>(1, rows, cols, x, out);
+  if (cols == 0) return;
+  const index_t tiles = (cols + kReduceColTile - 1) / kReduceColTile;
+  const index_t depth = detail::TreeDepth(std::max<index_t>(rows, 1));
+  const index_t grain = std::max<index_t>(1, kMapGrain / std::max<index_t>(1, rows * kReduceColTile));
+  ParallelFor(0, tiles, grain, [&](index_t b, index_t e) {
+    std::vector<T> buf(static_cast<size_t>(kReduceColTile * (depth + 1)));
+    for (index_t t = b; t < e; ++t) {
+      const index_t c0 = t * kReduceColTile, w = std::min(kReduceColTile, cols - c0);
+      if (rows == 0) {
+        for (index_t j = 0; j < w; ++j) buf[j] = detail::InitValue<Red, T>();
+      } else {
+        detail::Axis0Tile<Red>(0, rows, w, x + c0, ld, buf.data(), buf.data() + kReduceColTile);
+      }
+      for (index_t j = 0; j < w; ++j) SV::Save(out[c0 + j], buf[j]);
+    }
+  });
+}
+
+/*! \brief out[i] = SV(out[i], Red over x[i][0..cols)) for a rows x cols matrix with pitch ld. */
+template <class Red, class SV = sv::saveto, class T>
+void ReduceCols(index_t rows, index_t cols, const T* x, index_t ld, T* out) {
+  SHADE_CHECK(rows >= 0 && cols >= 0) << "ReduceCols: negative size " << rows << "x" << cols;
+  SHADE_CHECK_GE(ld, cols) << "ReduceCols: row pitch smaller than the row length";
+  const index_t grain = std::max<index_t>(1, kMapGrain / std::max<index_t>(cols, 1));
+  ParallelFor(0, rows, grain, [&](index_t b, index_t e) {
+    for (index_t i = b; i < e; ++i) SV::Save(out[i], ReduceAllRun<Red>(cols, x + i * ld));
+  });
+}
+
+namespace detail {
+template <bool kMax, class T>
+SHADE_XINLINE bool IsNan(T v) {
+  if constexpr (std::is_floating_point<T>::value) {
+    return std::isnan(v);
+  } else {
+    return false;
+  }
+}
+// True when v replaces best as the arg-extremum: strictly better, or the first NaN (NaN wins,
+// as in NumPy's argmax/argmin).
+template <bool kMax, class T>
+SHADE_XINLINE bool Better(T v, T best) {
+  if (IsNan<kMax>(best)) return false;
+  if (IsNan<kMax>(v)) return true;
+  return kMax ? best < v : v < best;
+}
+
+template <bool kMax, class T>
+index_t ArgExtremum(index_t n, const T* x) {
+  SHADE_CHECK_GT(n, 0) << (kMax ? "ArgMax" : "ArgMin") << ": empty sequence";
+  // Pass 1 (vectorised, threaded): the extremum ignoring NaN.
+  const T m = kMax ? MaxAll(n, x) : MinAll(n, x);
+  // Pass 2 (vectorised): the first element that is NaN or equal to m; if it is not a NaN, the
+  // rest is still scanned for a NaN, which would win.
+  index_t found = -1, i = 0;
+  if constexpr (packet::kIsLane<T>) {
+    const packet::Tag<T> d;
+    const index_t N = static_cast<index_t>(hn::Lanes(d));
+    const auto target = hn::Set(d, m);
+    for (; i + N <= n; i += N) {
+      const auto v = hn::LoadU(d, x + i);
+      // IsNaN, not Ne(v, v): AVX-512's ordered not-equal is false for NaN.
+      auto nan = hn::Ne(v, v);
+      if constexpr (std::is_floating_point<T>::value) nan = hn::IsNaN(v);
+      const intptr_t k = hn::FindFirstTrue(d, found < 0 ? hn::Or(nan, hn::Eq(v, target)) : nan);
+      if (k >= 0) {
+        const index_t at = i + static_cast<index_t>(k);
+        if (IsNan<kMax>(x[at])) return at;
+        found = at;
+        if (!std::is_floating_point<T>::value) return found;
+        if (hn::FindFirstTrue(d, nan) >= 0) {  // a NaN after `at` in this same vector
+          for (index_t q = at + 1; q < i + N; ++q) {
+            if (IsNan<kMax>(x[q])) return q;
+          }
+        }
+      }
+    }
+  }
+  for (; i < n; ++i) {
+    if (IsNan<kMax>(x[i])) return i;
+    if (found < 0 && x[i] == m) {
+      found = i;
+      if (!std::is_floating_point<T>::value) return found;
+    }
+  }
+  SHADE_CHECK_GE(found, 0) << (kMax ? "ArgMax" : "ArgMin") << ": input modified concurrently";
+  return found;
+}
+}  // namespace detail
+
+/*! \brief Index of the first maximum of x[0..n); a NaN counts as the maximum (first NaN wins),
+ *  as in NumPy. Throws on n == 0. Vectorised and threaded. */
+template <class T>
+index_t ArgMax(index_t n, const T* x) { return detail::ArgExtremum<true>(n, x); }
+/*! \brief Index of the first minimum of x[0..n); a NaN counts as the minimum. Throws on n == 0. */
+template <class T>
+index_t ArgMin(index_t n, const T* x) { return detail::ArgExtremum<false>(n, x); }
+
+/*!
+ * \brief Arg-extremum along axis 1 of x[outer][len][inner]: out[o * inner + j] = the l of the
+ *  first maximum (kMax) or minimum of x[o][l][j], NaN winning as in ArgMax. len must be > 0.
+ *  Columns are processed together (the inner loop runs over contiguous j); threaded over outer.
+ */
+template <bool kMax, class T, class I>
+void ArgReduceAxis(index_t outer, index_t len, index_t inner, const T* x, I* out) {
+  detail::CheckReduceArgs(outer, len, inner, "ArgReduceAxis");
+  const index_t dims[3] = {outer, len, inner};
+  CheckedProduct(dims, 3, "reduced block size");
+  if (outer == 0 || inner == 0) return;
+  SHADE_CHECK_GT(len, 0) << "ArgReduceAxis: empty reduced axis";
+  if (inner == 1) {
+    const index_t grain = std::max<index_t>(1, kMapGrain / len);
+    ParallelFor(0, outer, grain, [&](index_t b, index_t e) {
+      for (index_t o = b; o < e; ++o) out[o] = static_cast<I>(detail::ArgExtremum<kMax>(len, x + o * len));
+    });
+    return;
+  }
+  const index_t grain = std::max<index_t>(1, kMapGrain / (len * inner));
+  ParallelFor(0, outer, grain, [&](index_t b, index_t e) {
+    std::vector<T> best(static_cast<size_t>(inner));
+    for (index_t o = b; o < e; ++o) {
+      const T* src = x + o * len * inner;
+      I* dst = out + o * inner;
+      for (index_t j = 0; j < inner; ++j) {
+        best[j] = src[j];
+        dst[j] = I(0);
+      }
+      for (index_t l = 1; l < len; ++l) {
+        const T* row = src + l * inner;
+        for (index_t j = 0; j < inner; ++j) {
+          if (detail::Better<kMax>(row[j], best[j])) {
+            best[j] = row[j];
+            dst[j] = static_cast<I>(l);
+          }
+        }
+      }
+    }
+  });
+}
+
+}  // namespace cpu
+}  // namespace shade
+
+#endif  // SHADE_BACKEND_CPU_REDUCE_H_
