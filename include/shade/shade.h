@@ -24,5 +24,11 @@
 #include "shade/io/npy.h"
 #include "shade/io/npz.h"
 #include "shade/io/dlpack.h"
+#include "shade/tensor/stream.h"
+#include "shade/tensor/tensor.h"
+#include "shade/tensor/tensor_cpu.h"
+#include "shade/tensor/tensor_blob.h"
+#include "shade/expr/expression.h"
+#include "shade/expr/engine.h"
 
 #endif  // SHADE_SHADE_H_

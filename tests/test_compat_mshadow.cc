@@ -1,0 +1,89 @@
+// mshadow source compatibility: a program written against mshadow's public CPU API, compiled
+// with only the compat header (no shade names are used below).
+#include <gtest/gtest.h>
+
+#include <string>
+#include <type_traits>
+
+#include "shade/compat/mshadow.h"
+
+using namespace mshadow;        // NOLINT(build/namespaces)
+using namespace mshadow::expr;  // NOLINT(build/namespaces)
+
+namespace {
+
+struct maxoftwo {
+  MSHADOW_XINLINE static float Map(float a, float b) { return a > b ? a : b; }
+};
+struct saxpy_like {
+  template <typename DType>
+  MSHADOW_XINLINE static DType Map(DType a, DType x, DType y) { return a * x + y; }
+};
+
+TEST(CompatMshadow, TypicalProgram) {
+  InitTensorEngine<cpu>();
+  Stream<cpu>* stream = NewStream<cpu>();
+  Tensor<cpu, 2, float> lhs = NewTensor<cpu>(Shape2(2, 3), 1.0f, true, stream);
+  Tensor<cpu, 2, float> rhs = NewTensor<cpu>(Shape2(2, 3), 0.0f, false, stream);
+  for (index_t i = 0; i < 2; ++i)
+    for (index_t j = 0; j < 3; ++j) rhs[i][j] = static_cast<float>(i * 3 + j);
+  lhs += rhs * 2.0f;
+  lhs = F<maxoftwo>(lhs, rhs) + F<op::square>(rhs) - scalar<float>(1.0f);
+  EXPECT_EQ(lhs[1][2], (1.0f + 10.0f) + 25.0f - 1.0f);
+  TensorContainer<cpu, 2, float> prod(Shape2(2, 2));
+  prod = dot(lhs, rhs.T());
+  float want = 0;
+  for (index_t j = 0; j < 3; ++j) want += lhs[0][j] * rhs[1][j];
+  EXPECT_FLOAT_EQ(prod[0][1], want);
+  TensorContainer<cpu, 2, float> out(Shape2(2, 3), 0.0f);
+  out = F<saxpy_like>(scalar(2.0f), rhs, lhs);
+  EXPECT_EQ(out[1][1], 2.0f * 4.0f + lhs[1][1]);
+  Tensor<cpu, 2, int> ints = NewTensor<cpu>(Shape2(2, 3), 0, false, stream);
+  ints = tcast<int>(rhs * 1.5f);
+  EXPECT_EQ(ints[1][1], 6);
+  Copy(out, rhs, stream);
+  EXPECT_EQ(out[1][2], 5.0f);
+  FreeSpace(&lhs);
+  FreeSpace(&rhs);
+  FreeSpace(&ints);
+  DeleteStream(stream);
+  ShutdownTensorEngine<cpu>();
+}
+
+TEST(CompatMshadow, NamesAndMacros) {
+  static_assert(std::is_signed<mshadow::index_t>::value && sizeof(mshadow::index_t) == 8, "");
+  static_assert(std::is_same<mshadow::default_real_t, float>::value, "");
+  static_assert(mshadow::cpu::kDevMask == 1 && mshadow::gpu::kDevMask == 2, "");
+  static_assert(mshadow::kFloat32 == 0 && mshadow::kFloat64 == 1 && mshadow::kFloat16 == 2 &&
+                    mshadow::kUint8 == 3 && mshadow::kInt32 == 4 && mshadow::kInt8 == 5 &&
+                    mshadow::kInt64 == 6,
+                "");
+  static_assert(mshadow::DataType<double>::kFlag == mshadow::kFloat64, "");
+  static_assert(mshadow::expr::type::kComplex == 7, "");
+  static_assert(std::is_same<MSHADOW_DEFAULT_DTYPE, float>::value, "");
+  mshadow::half::half_t h(1.5f);
+  EXPECT_EQ(static_cast<float>(h), 1.5f);
+  float v = 2.0f;
+  mshadow::red::sum::Reduce(v, 3.0f);
+  EXPECT_EQ(v, 5.0f);
+  mshadow::sv::plusto::Save(v, 1.0f);
+  EXPECT_EQ(v, 6.0f);
+  EXPECT_EQ(mshadow::op::plus::Map(1.0f, 2.0f), 3.0f);
+  size_t bytes = 0;
+  MSHADOW_TYPE_SWITCH(mshadow::kInt64, DType, { bytes = sizeof(DType); });
+  EXPECT_EQ(bytes, 8u);
+  MSHADOW_TYPE_SWITCH(mshadow::kFloat16, DType, { bytes = sizeof(DType); });
+  EXPECT_EQ(bytes, 2u);
+  EXPECT_THROW(MSHADOW_TYPE_SWITCH(99, DType, { bytes = sizeof(DType); }), mshadow::Error);
+  float data[6] = {0, 1, 2, 3, 4, 5};
+  mshadow::TBlob blob(data, mshadow::TShape{2, 3}, mshadow::cpu::kDevMask);
+  mshadow::Tensor<mshadow::cpu, 2> t = blob.get<mshadow::cpu, 2, float>();
+  EXPECT_EQ(t[1][2], 5.0f);
+  mshadow::Shape<3> s = mshadow::Shape3(1, 2, 3);
+  EXPECT_EQ(s.Size(), 6u);
+  mshadow::Tensor<mshadow::cpu, 1> flat = t.FlatTo1D();
+  mshadow::expr::Plan<mshadow::Tensor<mshadow::cpu, 1>, float> plan = mshadow::expr::MakePlan(flat);
+  EXPECT_EQ(plan.Eval(0, 4), 4.0f);
+}
+
+}  // namespace
