@@ -1,0 +1,212 @@
+/*!
+ * \file chpool.h
+ * \brief Pooling across nearby channels (dimension rank-3, as in local response
+ *  normalisation) and its gradient: `chpool<Reducer>(src, nsize[, stride, pad])`,
+ *  `ch_unpool<Reducer>(data_src, data_pooled, grad_pooled, nsize[, stride, pad])`.
+ *
+ * Output channel o reduces input channels [o * stride - pad, o * stride - pad + nsize) clipped
+ * to [0, C); there are (C + 2 pad - nsize) / stride + 1 of them. The two-argument forms use
+ * stride 1 and pad nsize / 2 (nsize must then be odd), which keeps the channel count.
+ * (mshadow's versions clipped the window at its padded start and one ch_unpool overload did not
+ * compile; these follow the definition above, checked against a naive loop.)
+ */
+#include "shade/tensor/tensor.h"  // NOLINT(build/include_order)
+
+#ifndef SHADE_EXPR_EXT_CHPOOL_H_
+#define SHADE_EXPR_EXT_CHPOOL_H_
+
+#include <algorithm>
+#include <type_traits>
+
+#include "shade/expr/ext/ext_base.h"
+#include "shade/expr/ext/pool.h"
+
+namespace shade {
+namespace expr {
+
+/*! \brief Validated channel-window geometry. */
+struct ChannelPoolGeometry {
+  /*! \brief Input channels, output channels, height of a channel plane. */
+  index_t channel, pchannel, height;
+  /*! \brief Window size, stride, padding. */
+  index_t nsize, stride, pad;
+  /*! \brief Checks and sets the geometry. */
+  void Init(index_t c, index_t h, index_t n, index_t s, index_t p, const char* who) {
+    SHADE_CHECK_GE(n, 1) << who << ": window size must be at least 1";
+    SHADE_CHECK_GE(s, 1) << who << ": stride must be at least 1";
+    SHADE_CHECK_GE(p, 0) << who << ": negative padding";
+    SHADE_CHECK(CheckedAdd(c, CheckedMul(p, 2, who), who) >= n)
+        << who << ": window " << n << " is larger than the " << c << " channels plus padding "
+        << p << " on each side";
+    channel = c;
+    height = h;
+    nsize = n;
+    stride = s;
+    pad = p;
+    pchannel = (c + 2 * p - n) / s + 1;
+  }
+};
+
+/*! \brief Channel-pooled source (mshadow's ChannelPoolingExp). */
+template <typename Reducer, typename SrcExp, typename DType, int srcdim>
+struct ChannelPoolingExp
+    : public MakeTensorExp<ChannelPoolingExp<Reducer, SrcExp, DType, srcdim>, SrcExp, srcdim,
+                           DType> {
+  /*! \brief The source. */
+  SrcExp src_;
+  /*! \brief The geometry. */
+  ChannelPoolGeometry g_;
+  /*! \brief Builds the node; throws on bad parameters. */
+  ChannelPoolingExp(const SrcExp& src, index_t nsize, index_t stride, index_t pad) : src_(src) {
+    const Shape<srcdim> s = detail::SourceShape<srcdim>(src_, "chpool");
+    g_.Init(s[srcdim - 3], s[srcdim - 2], nsize, stride, pad, "chpool");
+    this->shape_ = s;
+    this->shape_[srcdim - 3] = g_.pchannel;
+  }
+};
+
+/*! \brief Channel pooling with a window of `nsize` (odd), stride 1, centred. */
+template <typename Reducer, typename SrcExp, typename DType, int etype>
+inline ChannelPoolingExp<Reducer, SrcExp, DType, ExpInfo<SrcExp>::kDim> chpool(
+    const Exp<SrcExp, DType, etype>& src, index_t nsize) {
+  static_assert(ExpInfo<SrcExp>::kDim >= 3, "chpool: the source needs rank >= 3 (C, H, W)");
+  SHADE_CHECK_EQ(nsize % 2, 1) << "chpool: without an explicit pad the window size must be odd";
+  return ChannelPoolingExp<Reducer, SrcExp, DType, ExpInfo<SrcExp>::kDim>(src.self(), nsize, 1,
+                                                                           nsize / 2);
+}
+/*! \brief Channel pooling with explicit stride and padding. */
+template <typename Reducer, typename SrcExp, typename DType, int etype>
+inline ChannelPoolingExp<Reducer, SrcExp, DType, ExpInfo<SrcExp>::kDim> chpool(
+    const Exp<SrcExp, DType, etype>& src, index_t nsize, index_t stride, index_t pad) {
+  static_assert(ExpInfo<SrcExp>::kDim >= 3, "chpool: the source needs rank >= 3 (C, H, W)");
+  return ChannelPoolingExp<Reducer, SrcExp, DType, ExpInfo<SrcExp>::kDim>(src.self(), nsize,
+                                                                           stride, pad);
+}
+
+/*! \brief Gradient of chpool with respect to its source (mshadow's ChannelUnpoolingExp). */
+template <typename Reducer, typename SrcExp, typename PoolExp, typename GradExp, typename DType,
+          int srcdim>
+struct ChannelUnpoolingExp
+    : public MakeTensorExp<ChannelUnpoolingExp<Reducer, SrcExp, PoolExp, GradExp, DType, srcdim>,
+                           SrcExp, srcdim, DType> {
+  /*! \brief The pooling's source. */
+  SrcExp data_src_;
+  /*! \brief The pooling's result. */
+  PoolExp data_pooled_;
+  /*! \brief Gradient with respect to the pooling's result. */
+  GradExp grad_pooled_;
+  /*! \brief The geometry. */
+  ChannelPoolGeometry g_;
+  /*! \brief Builds the node; throws when the shapes do not belong together. */
+  ChannelUnpoolingExp(const SrcExp& data_src, const PoolExp& data_pooled,
+                      const GradExp& grad_pooled, index_t nsize, index_t stride, index_t pad)
+      : data_src_(data_src), data_pooled_(data_pooled), grad_pooled_(grad_pooled) {
+    const Shape<srcdim> s = detail::SourceShape<srcdim>(data_src_, "ch_unpool");
+    const Shape<srcdim> p = detail::SourceShape<srcdim>(data_pooled_, "ch_unpool");
+    const Shape<srcdim> gp = detail::SourceShape<srcdim>(grad_pooled_, "ch_unpool");
+    SHADE_CHECK(p == gp) << "ch_unpool: pooled data " << p << " and its gradient " << gp
+                         << " differ in shape";
+    g_.Init(s[srcdim - 3], s[srcdim - 2], nsize, stride, pad, "ch_unpool");
+    Shape<srcdim> want = s;
+    want[srcdim - 3] = g_.pchannel;
+    SHADE_CHECK(p == want) << "ch_unpool: pooled shape " << p << " but chpool of the source " << s
+                           << " with these parameters gives " << want;
+    this->shape_ = s;
+  }
+};
+
+/*! \brief Gradient of chpool with explicit stride and padding. */
+template <typename Reducer, typename SrcExp, typename PoolExp, typename GradExp, typename DType,
+          int e1, int e2, int e3>
+inline ChannelUnpoolingExp<Reducer, SrcExp, PoolExp, GradExp, DType, ExpInfo<SrcExp>::kDim>
+ch_unpool(const Exp<SrcExp, DType, e1>& data_src, const Exp<PoolExp, DType, e2>& data_pooled,
+          const Exp<GradExp, DType, e3>& grad_pooled, index_t nsize, index_t stride, index_t pad) {
+  static_assert(ExpInfo<SrcExp>::kDim >= 3, "ch_unpool: the source needs rank >= 3 (C, H, W)");
+  static_assert(ExpInfo<PoolExp>::kDim == ExpInfo<SrcExp>::kDim &&
+                    ExpInfo<GradExp>::kDim == ExpInfo<SrcExp>::kDim,
+                "ch_unpool: source, pooled data and gradient must have the same rank");
+  return ChannelUnpoolingExp<Reducer, SrcExp, PoolExp, GradExp, DType, ExpInfo<SrcExp>::kDim>(
+      data_src.self(), data_pooled.self(), grad_pooled.self(), nsize, stride, pad);
+}
+/*! \brief Gradient of chpool(src, nsize) (stride 1, centred window; nsize odd). */
+template <typename Reducer, typename SrcExp, typename PoolExp, typename GradExp, typename DType,
+          int e1, int e2, int e3>
+inline ChannelUnpoolingExp<Reducer, SrcExp, PoolExp, GradExp, DType, ExpInfo<SrcExp>::kDim>
+ch_unpool(const Exp<SrcExp, DType, e1>& data_src, const Exp<PoolExp, DType, e2>& data_pooled,
+          const Exp<GradExp, DType, e3>& grad_pooled, index_t nsize) {
+  SHADE_CHECK_EQ(nsize % 2, 1) << "ch_unpool: without an explicit pad the window size must be odd";
+  return ch_unpool<Reducer>(data_src, data_pooled, grad_pooled, nsize, 1, nsize / 2);
+}
+
+/*! \brief Reduces the clipped channel window. */
+template <typename Reducer, typename SrcExp, typename DType, int srcdim>
+class Plan<ChannelPoolingExp<Reducer, SrcExp, DType, srcdim>, DType> {
+ public:
+  explicit Plan(const ChannelPoolingExp<Reducer, SrcExp, DType, srcdim>& e)
+      : src_(MakePlan(e.src_)), g_(e.g_) {}
+  /*! \brief Element (i, x), i = (n * pchannel + o) * height + y. */
+  SHADE_XINLINE DType Eval(index_t i, index_t x) const {
+    const index_t y = i % g_.height;
+    const index_t no = i / g_.height;
+    const index_t o = no % g_.pchannel;
+    const index_t n = no / g_.pchannel;
+    const index_t start = o * g_.stride - g_.pad;
+    const index_t cs = std::max<index_t>(start, 0), ce = std::min(start + g_.nsize, g_.channel);
+    DType res;
+    Reducer::SetInitValue(res);
+    for (index_t c = cs; c < ce; ++c) {
+      Reducer::Reduce(res, src_.Eval((n * g_.channel + c) * g_.height + y, x));
+    }
+    if constexpr (std::is_same<Reducer, red::avg>::value) res = DType(res / DType(ce - cs));
+    return res;
+  }
+
+ private:
+  Plan<SrcExp, DType> src_;
+  ChannelPoolGeometry g_;
+};
+
+/*! \brief Sums the gradient of every output channel whose window contains the channel. */
+template <typename Reducer, typename SrcExp, typename PoolExp, typename GradExp, typename DType,
+          int srcdim>
+class Plan<ChannelUnpoolingExp<Reducer, SrcExp, PoolExp, GradExp, DType, srcdim>, DType> {
+ public:
+  explicit Plan(const ChannelUnpoolingExp<Reducer, SrcExp, PoolExp, GradExp, DType, srcdim>& e)
+      : src_(MakePlan(e.data_src_)),
+        pooled_(MakePlan(e.data_pooled_)),
+        grad_(MakePlan(e.grad_pooled_)),
+        g_(e.g_) {}
+  /*! \brief Element (i, x), i = (n * channel + c) * height + y. */
+  SHADE_XINLINE DType Eval(index_t i, index_t x) const {
+    const index_t y = i % g_.height;
+    const index_t nc = i / g_.height;
+    const index_t c = nc % g_.channel;
+    const index_t n = nc / g_.channel;
+    const DType vsrc = src_.Eval(i, x);
+    const index_t t = c + g_.pad - g_.nsize + 1;  // first o with o * stride - pad + nsize > c
+    const index_t o_min = t <= 0 ? 0 : (t + g_.stride - 1) / g_.stride;
+    const index_t o_max = std::min((c + g_.pad) / g_.stride + 1, g_.pchannel);
+    DType val = DType(0);
+    for (index_t o = o_min; o < o_max; ++o) {
+      const index_t row = (n * g_.pchannel + o) * g_.height + y;
+      DType gv = DType(Reducer::PartialGrad(vsrc, pooled_.Eval(row, x)) * grad_.Eval(row, x));
+      if constexpr (std::is_same<Reducer, red::avg>::value) {
+        const index_t start = o * g_.stride - g_.pad;
+        gv = DType(gv / DType(std::min(start + g_.nsize, g_.channel) - std::max<index_t>(start, 0)));
+      }
+      val = DType(val + gv);
+    }
+    return val;
+  }
+
+ private:
+  Plan<SrcExp, DType> src_;
+  Plan<PoolExp, DType> pooled_;
+  Plan<GradExp, DType> grad_;
+  ChannelPoolGeometry g_;
+};
+
+}  // namespace expr
+}  // namespace shade
+
+#endif  // SHADE_EXPR_EXT_CHPOOL_H_

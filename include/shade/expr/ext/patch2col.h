@@ -1,0 +1,218 @@
+/*!
+ * \file patch2col.h
+ * \brief im2col and its adjoint for convolution through dot (mshadow's names):
+ *  `unpack_patch2col(img, ky, kx, sy, sx, dy, dx)` lays every (dilated, strided) ky x kx patch
+ *  of an image expression of shape (..., C, H, W) out as a column of a
+ *  (C * ky * kx, N * OH * OW) matrix, N the product of the leading extents;
+ *  `pack_col2patch(mat, imshape, ky, kx, sy, sx, dy, dx)` sums such columns back into an image
+ *  (the gradient of unpack). OH = (H - (dy * (ky - 1) + 1)) / sy + 1, and OW likewise: windows
+ *  that do not fit are dropped (pad the image with `pad` first for "same" convolutions).
+ */
+#include "shade/tensor/tensor.h"  // NOLINT(build/include_order)
+
+#ifndef SHADE_EXPR_EXT_PATCH2COL_H_
+#define SHADE_EXPR_EXT_PATCH2COL_H_
+
+#include "shade/expr/ext/ext_base.h"
+
+namespace shade {
+namespace expr {
+
+/*! \brief Geometry of a patch layout, validated once (shared by unpack and pack). */
+struct PatchGeometry {
+  /*! \brief Image batch (product of leading extents), channels, height, width. */
+  index_t num, channel, height, width;
+  /*! \brief Kernel size, stride and dilation, per axis. */
+  index_t psize_y, psize_x, pstride_y, pstride_x, pdilate_y, pdilate_x;
+  /*! \brief Output (window) grid. */
+  index_t o_height, o_width;
+
+  /*! \brief Checks the parameters against an image shape; `who` names the caller. */
+  template <int dim>
+  void Init(const Shape<dim>& ishape, index_t ky, index_t kx, index_t sy, index_t sx, index_t dy,
+            index_t dx, const char* who) {
+    SHADE_CHECK(ky >= 1 && kx >= 1) << who << ": kernel size " << ky << "x" << kx
+                                    << " must be at least 1x1";
+    SHADE_CHECK(sy >= 1 && sx >= 1) << who << ": stride " << sy << "x" << sx
+                                    << " must be at least 1x1";
+    SHADE_CHECK(dy >= 1 && dx >= 1) << who << ": dilation " << dy << "x" << dx
+                                    << " must be at least 1x1";
+    num = ishape.ProdShape(0, dim - 3);
+    channel = ishape[dim - 3];
+    height = ishape[dim - 2];
+    width = ishape[dim - 1];
+    psize_y = ky;
+    psize_x = kx;
+    pstride_y = sy;
+    pstride_x = sx;
+    pdilate_y = dy;
+    pdilate_x = dx;
+    const index_t ey = CheckedAdd(CheckedMul(dy, ky - 1, who), 1, who);
+    const index_t ex = CheckedAdd(CheckedMul(dx, kx - 1, who), 1, who);
+    SHADE_CHECK(height >= ey && width >= ex)
+        << who << ": the dilated kernel (" << ey << "x" << ex << " from " << ky << "x" << kx
+        << " with dilation " << dy << "x" << dx << ") is larger than the image " << ishape;
+    o_height = (height - ey) / sy + 1;
+    o_width = (width - ex) / sx + 1;
+  }
+  /*! \brief Shape of the column matrix: (C * ky * kx, N * OH * OW), overflow-checked. */
+  Shape<2> ColShape(const char* who) const {
+    index_t rows = CheckedMul(CheckedMul(channel, psize_y, who), psize_x, who);
+    index_t cols = CheckedMul(CheckedMul(num, o_height, who), o_width, who);
+    return Shape2(rows, cols);
+  }
+};
+
+/*! \brief The column matrix of an image expression (mshadow's UnpackPatchToColXExp). */
+template <typename SrcExp, typename DType, int srcdim>
+struct UnpackPatchToColXExp
+    : public MakeTensorExp<UnpackPatchToColXExp<SrcExp, DType, srcdim>, SrcExp, 2, DType> {
+  /*! \brief The image. */
+  SrcExp img_;
+  /*! \brief The layout. */
+  PatchGeometry g_;
+  /*! \brief Builds the node; throws on bad parameters. */
+  UnpackPatchToColXExp(const SrcExp& img, index_t ky, index_t kx, index_t sy, index_t sx,
+                       index_t dy, index_t dx)
+      : img_(img) {
+    const Shape<srcdim> s = detail::SourceShape<srcdim>(img_, "unpack_patch2col");
+    g_.Init(s, ky, kx, sy, sx, dy, dx, "unpack_patch2col");
+    this->shape_ = g_.ColShape("unpack_patch2col");
+  }
+};
+
+/*! \brief The image that sums a column matrix's patches (mshadow's PackColToPatchXExp). */
+template <typename SrcExp, typename DType, int dstdim>
+struct PackColToPatchXExp
+    : public MakeTensorExp<PackColToPatchXExp<SrcExp, DType, dstdim>, SrcExp, dstdim, DType> {
+  /*! \brief The column matrix. */
+  SrcExp mat_;
+  /*! \brief The layout. */
+  PatchGeometry g_;
+  /*! \brief Builds the node; throws on bad parameters or a matrix of the wrong shape. */
+  PackColToPatchXExp(const SrcExp& mat, const Shape<dstdim>& imshape, index_t ky, index_t kx,
+                     index_t sy, index_t sx, index_t dy, index_t dx)
+      : mat_(mat) {
+    detail::CheckShapeArg(imshape, "pack_col2patch");
+    g_.Init(imshape, ky, kx, sy, sx, dy, dx, "pack_col2patch");
+    const Shape<2> want = g_.ColShape("pack_col2patch");
+    const Shape<2> got = detail::SourceShape<2>(mat_, "pack_col2patch");
+    SHADE_CHECK(got == want) << "pack_col2patch: the column matrix has shape " << got
+                             << " but image " << imshape << " with these patches needs " << want;
+    this->shape_ = imshape;
+  }
+};
+
+/*! \brief im2col with separate strides and dilations per axis. */
+template <typename SrcExp, typename DType, int etype>
+inline UnpackPatchToColXExp<SrcExp, DType, ExpInfo<SrcExp>::kDim> unpack_patch2col(
+    const Exp<SrcExp, DType, etype>& img, index_t psize_y, index_t psize_x, index_t pstride_y,
+    index_t pstride_x, index_t pdilate_y, index_t pdilate_x) {
+  static_assert(ExpInfo<SrcExp>::kDim >= 3, "unpack_patch2col: the image needs rank >= 3 (C, H, W)");
+  return UnpackPatchToColXExp<SrcExp, DType, ExpInfo<SrcExp>::kDim>(
+      img.self(), psize_y, psize_x, pstride_y, pstride_x, pdilate_y, pdilate_x);
+}
+/*! \brief im2col with one stride and one dilation for both axes. */
+template <typename SrcExp, typename DType, int etype>
+inline UnpackPatchToColXExp<SrcExp, DType, ExpInfo<SrcExp>::kDim> unpack_patch2col(
+    const Exp<SrcExp, DType, etype>& img, index_t psize_y, index_t psize_x, index_t pstride,
+    index_t pdilate) {
+  return unpack_patch2col(img, psize_y, psize_x, pstride, pstride, pdilate, pdilate);
+}
+/*! \brief im2col with one stride for both axes and no dilation. */
+template <typename SrcExp, typename DType, int etype>
+inline UnpackPatchToColXExp<SrcExp, DType, ExpInfo<SrcExp>::kDim> unpack_patch2col(
+    const Exp<SrcExp, DType, etype>& img, index_t psize_y, index_t psize_x, index_t pstride) {
+  return unpack_patch2col(img, psize_y, psize_x, pstride, pstride, 1, 1);
+}
+
+/*! \brief col2im (sums overlapping patches) with separate strides and dilations per axis. */
+template <typename SrcExp, typename DType, int dstdim, int etype>
+inline PackColToPatchXExp<SrcExp, DType, dstdim> pack_col2patch(
+    const Exp<SrcExp, DType, etype>& mat, Shape<dstdim> imshape, index_t psize_y, index_t psize_x,
+    index_t pstride_y, index_t pstride_x, index_t pdilate_y, index_t pdilate_x) {
+  static_assert(dstdim >= 3, "pack_col2patch: the image needs rank >= 3 (C, H, W)");
+  static_assert(ExpInfo<SrcExp>::kDim == 2, "pack_col2patch: the column matrix must be 2-D");
+  return PackColToPatchXExp<SrcExp, DType, dstdim>(mat.self(), imshape, psize_y, psize_x,
+                                                   pstride_y, pstride_x, pdilate_y, pdilate_x);
+}
+/*! \brief col2im with one stride and one dilation for both axes. */
+template <typename SrcExp, typename DType, int dstdim, int etype>
+inline PackColToPatchXExp<SrcExp, DType, dstdim> pack_col2patch(
+    const Exp<SrcExp, DType, etype>& mat, Shape<dstdim> imshape, index_t psize_y, index_t psize_x,
+    index_t pstride, index_t pdilate) {
+  return pack_col2patch(mat, imshape, psize_y, psize_x, pstride, pstride, pdilate, pdilate);
+}
+/*! \brief col2im with one stride for both axes and no dilation. */
+template <typename SrcExp, typename DType, int dstdim, int etype>
+inline PackColToPatchXExp<SrcExp, DType, dstdim> pack_col2patch(
+    const Exp<SrcExp, DType, etype>& mat, Shape<dstdim> imshape, index_t psize_y, index_t psize_x,
+    index_t pstride) {
+  return pack_col2patch(mat, imshape, psize_y, psize_x, pstride, pstride, 1, 1);
+}
+
+/*! \brief Row i = (c, ky, kx) of the patch, column j = (n, oy, ox) of the window. */
+template <typename SrcExp, typename DType, int srcdim>
+class Plan<UnpackPatchToColXExp<SrcExp, DType, srcdim>, DType> {
+ public:
+  explicit Plan(const UnpackPatchToColXExp<SrcExp, DType, srcdim>& e)
+      : src_(MakePlan(e.img_)), g_(e.g_) {}
+  /*! \brief Element (i, j). */
+  SHADE_XINLINE DType Eval(index_t i, index_t j) const {
+    const index_t x_off = (i % g_.psize_x) * g_.pdilate_x;
+    const index_t idivp = i / g_.psize_x;
+    const index_t y_off = (idivp % g_.psize_y) * g_.pdilate_y;
+    const index_t c = idivp / g_.psize_y;
+    const index_t x = (j % g_.o_width) * g_.pstride_x + x_off;
+    const index_t jdivw = j / g_.o_width;
+    const index_t y = (jdivw % g_.o_height) * g_.pstride_y + y_off;
+    const index_t n = jdivw / g_.o_height;
+    return src_.Eval((n * g_.channel + c) * g_.height + y, x);
+  }
+
+ private:
+  Plan<SrcExp, DType> src_;
+  PatchGeometry g_;
+};
+
+/*! \brief Image element (n, c, y, x) sums every column entry that unpack read from it. */
+template <typename SrcExp, typename DType, int dstdim>
+class Plan<PackColToPatchXExp<SrcExp, DType, dstdim>, DType> {
+ public:
+  explicit Plan(const PackColToPatchXExp<SrcExp, DType, dstdim>& e)
+      : mat_(MakePlan(e.mat_)), g_(e.g_) {}
+  /*! \brief Element (i, x), i = (n * C + c) * H + y. */
+  SHADE_XINLINE DType Eval(index_t i, index_t x) const {
+    const index_t y = i % g_.height;
+    const index_t nc = i / g_.height;
+    const index_t c = nc % g_.channel;
+    const index_t n = nc / g_.channel;
+    DType res = DType(0);
+    for (index_t ky = 0; ky < g_.psize_y; ++ky) {
+      const index_t yy = y - ky * g_.pdilate_y;
+      if (yy < 0) break;
+      if (yy % g_.pstride_y != 0) continue;
+      const index_t oy = yy / g_.pstride_y;
+      if (oy >= g_.o_height) continue;
+      for (index_t kx = 0; kx < g_.psize_x; ++kx) {
+        const index_t xx = x - kx * g_.pdilate_x;
+        if (xx < 0) break;
+        if (xx % g_.pstride_x != 0) continue;
+        const index_t ox = xx / g_.pstride_x;
+        if (ox >= g_.o_width) continue;
+        res = DType(res + mat_.Eval((c * g_.psize_y + ky) * g_.psize_x + kx,
+                                    (n * g_.o_height + oy) * g_.o_width + ox));
+      }
+    }
+    return res;
+  }
+
+ private:
+  Plan<SrcExp, DType> mat_;
+  PatchGeometry g_;
+};
+
+}  // namespace expr
+}  // namespace shade
+
+#endif  // SHADE_EXPR_EXT_PATCH2COL_H_
