@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "shade/memory/alloc.h"
+#include "shade/ndarray/bridge.h"
 #include "shade/ndarray/ndarray.h"
 
 namespace {
@@ -291,6 +292,51 @@ TEST(NDArray, HandlesShareTheImpl) {
   EXPECT_FALSE(a.storage().unique());
   v = NDArray();
   EXPECT_TRUE(a.storage().unique());
+}
+
+TEST(Bridge, NDArrayToTBlobAndTensor) {
+  NDArray a = NDArray::Empty<float>({3, 4, 6});
+  for (index_t i = 0; i < a.numel(); ++i) a.data<float>()[i] = static_cast<float>(i);
+  shade::TBlob blob = shade::ToTBlob(a);
+  EXPECT_EQ(blob.dptr_, a.data_ptr());
+  EXPECT_EQ(blob.stride_, 6);
+  EXPECT_EQ(blob.type_flag_, shade::kFloat32);
+  auto t2 = blob.FlatTo2D<shade::cpu, float>();
+  EXPECT_EQ(t2[5][2], a.at<float>(1, 1, 2));
+  // A column block is row-pitched: pitch 6, rows of 4.
+  NDArray block = a.narrow(2, 1, 4);
+  EXPECT_EQ(shade::RowPitch(block), 6);
+  auto t3 = shade::ToTensor<shade::cpu, 3, float>(block);
+  EXPECT_EQ(t3.stride_, 6);
+  EXPECT_EQ(t3[2][3][1], a.at<float>(2, 3, 2));
+  t3[0][0][0] = -5;
+  EXPECT_EQ(a.at<float>(0, 0, 1), -5);
+  // Not row-pitched: a clear error, and contiguous() fixes it.
+  ExpectErrorContaining([&] { shade::ToTBlob(a.transpose(0, 2)); }, "is not row-pitched; call contiguous() first");
+  ExpectErrorContaining([&] { shade::ToTensor<shade::cpu, 3, float>(a.narrow(1, 0, 2)); }, "strides (24,6,1)");
+  EXPECT_EQ(shade::ToTBlob(a.transpose(0, 2).contiguous()).stride_, 3);
+  ExpectErrorContaining([&] { shade::ToTensor<shade::cpu, 2, float>(a); }, "has rank 3, not 2");
+  ExpectErrorContaining([&] { shade::ToTensor<shade::cpu, 3, double>(a); }, "caller expects elements to be float64");
+  ExpectErrorContaining([&] { shade::ToTBlob(NDArray::Empty<std::string>({2})); }, "has no dtype flag");
+  EXPECT_EQ(shade::ToTBlob(NDArray::Empty<double>(IndexSpan())).ndim(), 0);
+}
+
+TEST(Bridge, TBlobToNDArrayView) {
+  std::vector<double> buf(3 * 8, 0);
+  for (std::size_t i = 0; i < buf.size(); ++i) buf[i] = static_cast<double>(i);
+  shade::TBlob blob(buf.data(), shade::TShape{3, 5}, shade::cpu::kDevMask);
+  blob.stride_ = 8;  // padded rows
+  NDArray v = shade::FromTBlob(blob);
+  EXPECT_EQ(v.strides(), IndexSpan({8, 1}));
+  EXPECT_EQ(v.at<double>(2, 4), 20);
+  EXPECT_FALSE(v.storage().unsafeGetStorageImpl()->owns_data());
+  v.at<double>(1, 1) = -1;
+  EXPECT_EQ(buf[9], -1);
+  NDArray round = shade::FromTBlob(shade::ToTBlob(v));
+  EXPECT_EQ(round.data_ptr(), v.data_ptr());
+  EXPECT_EQ(round.strides(), v.strides());
+  blob.stride_ = 4;
+  ExpectErrorContaining([&] { shade::FromTBlob(blob); }, "row pitch 4 is smaller than the row length 5");
 }
 
 }  // namespace
