@@ -30,5 +30,11 @@
 #include "shade/tensor/tensor_blob.h"
 #include "shade/expr/expression.h"
 #include "shade/expr/engine.h"
+#include "shade/base/type_meta.h"
+#include "shade/memory/intrusive_ptr.h"
+#include "shade/memory/storage.h"
+#include "shade/ndarray/ndarray.h"
+#include "shade/ndarray/apply.h"
+#include "shade/ndarray/bridge.h"
 
 #endif  // SHADE_SHADE_H_
