@@ -626,6 +626,47 @@ TEST(Parameter, BrokenDeclarationsThrow) {
             "field g declared in NotMemberParam is not a member of it");
 }
 
+}  // namespace
+
+// A user type with stream operators and a declared name works as a field type.
+struct Point {
+  int x = 0, y = 0;
+};
+std::istream& operator>>(std::istream& is, Point& p) {
+  char open = 0, comma = 0, close = 0;
+  if (is >> open >> p.x >> comma >> p.y >> close) {
+    if (open != '<' || comma != ';' || close != '>') is.setstate(std::ios::failbit);
+  }
+  return is;
+}
+std::ostream& operator<<(std::ostream& os, const Point& p) {
+  return os << '<' << p.x << ';' << p.y << '>';
+}
+template <>
+struct shade::parameter::type_name_helper<Point> {
+  static std::string value() { return "point"; }
+};
+
+namespace {
+
+struct PointParam : public shade::Parameter<PointParam> {
+  Point where;
+  SHADE_DECLARE_PARAMETER(PointParam) { SHADE_DECLARE_FIELD(where).set_default(Point{1, 2}); }
+};
+SHADE_REGISTER_PARAMETER(PointParam);
+
+TEST(Parameter, UserTypeThroughStreams) {
+  EXPECT_EQ(PointParam::__DOC__(), "where : point, optional, default=<1;2>\n");
+  PointParam p;
+  p.Init(KV{{"where", " <3;-4> "}});
+  EXPECT_EQ(p.where.x, 3);
+  EXPECT_EQ(p.where.y, -4);
+  EXPECT_EQ(p.__DICT__().at("where"), "<3;-4>");
+  EXPECT_EQ(ErrorOf([&] { p.Init(KV{{"where", "<3;4>x"}}); }),
+            "Invalid Parameter format for where expect point but value='<3;4>x'");
+  EXPECT_THROW(p.Init(KV{{"where", "<3,4>"}}), ParamError);
+}
+
 TEST(Parameter, EnvHelpers) {
   ::unsetenv("SHADE_TEST_PARAM_ENV");
   EXPECT_EQ(shade::GetEnv("SHADE_TEST_PARAM_ENV", 7), 7);
