@@ -1,10 +1,24 @@
 // CBLAS bindings for the dot engine. Arguments are validated here so a bad call throws
 // shade::Error instead of reaching the BLAS's own xerbla (which prints and may exit).
+#ifdef SHADE_HAVE_EIGEN_GEMM
+// GCC 12 reports false -W(maybe-)uninitialized (the _mm512_undefined_* idiom) inside avx512fintrin.h when Eigen's GEMM kernels
+// are inlined here; the diagnostic's location is the intrinsic header, so it must be silenced
+// before any header is included.
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#pragma GCC diagnostic ignored "-Wuninitialized"
+#endif
 #include "shade/backend/cpu/blas.h"
 
 #include <cblas.h>
 
+#include <cctype>
 #include <climits>
+#include <cstdlib>
+#include <string>
+
+#ifdef SHADE_HAVE_EIGEN_GEMM
+#include <Eigen/Core>
+#endif
 
 #include "shade/backend/cpu/parallel.h"
 
@@ -24,6 +38,73 @@ void CheckLd(index_t ld, index_t cols, const char* what) {
 }
 
 CBLAS_TRANSPOSE Trans(bool t) { return t ? CblasTrans : CblasNoTrans; }
+
+// The GEMM engine, chosen once from measurements (docs/kernel-layer.md): on a CPU compiled for
+// AVX-512, Eigen's own GEMM is ~1.4x faster than OpenBLAS running its Haswell kernels (which
+// OPENBLAS_CORETYPE=Haswell forces, as tests/CI do), while OpenBLAS's own AVX-512 kernels beat
+// Eigen by ~1.3x. So: Eigen when available, AVX-512 is compiled in, and OpenBLAS reports a
+// pre-AVX-512 core; otherwise CBLAS. SHADE_GEMM=cblas|eigen overrides.
+enum class Engine { kCblas, kEigen };
+
+Engine ChooseEngine() {
+  if (const char* env = std::getenv("SHADE_GEMM")) {
+    const std::string v(env);
+#ifdef SHADE_HAVE_EIGEN_GEMM
+    if (v == "eigen") return Engine::kEigen;
+#endif
+    if (v == "cblas" || v == "eigen") return Engine::kCblas;
+  }
+#if defined(SHADE_HAVE_EIGEN_GEMM) && defined(__AVX512F__) && defined(SHADE_BLAS_OPENBLAS)
+  std::string core = openblas_get_corename();
+  for (auto& ch : core) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+  const bool avx512_kernels = core.find("skylakex") != std::string::npos ||
+                              core.find("cooperlake") != std::string::npos ||
+                              core.find("sapphire") != std::string::npos;
+  if (!avx512_kernels) return Engine::kEigen;
+#endif
+  return Engine::kCblas;
+}
+
+Engine GemmEngine() {
+  static const Engine engine = ChooseEngine();
+  return engine;
+}
+
+// OpenBLAS runs its own thread pool; keep its size equal to shade's thread setting.
+void SyncBlasThreads() {
+#ifdef SHADE_BLAS_OPENBLAS
+  static thread_local int last = 0;
+  const int n = InParallelRegion() ? 1 : GetNumThreads();
+  if (n != last) {
+    openblas_set_num_threads(n);
+    last = n;
+  }
+#endif
+}
+
+#ifdef SHADE_HAVE_EIGEN_GEMM
+template <typename T>
+void EigenGemm(bool ta, bool tb, index_t m, index_t n, index_t k, T alpha, const T* a, index_t lda,
+               const T* b, index_t ldb, T beta, T* c, index_t ldc) {
+  using Mat = Eigen::Matrix<T, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
+  using CMap = Eigen::Map<const Mat, Eigen::Unaligned, Eigen::OuterStride<>>;
+  using MMap = Eigen::Map<Mat, Eigen::Unaligned, Eigen::OuterStride<>>;
+  Eigen::setNbThreads(InParallelRegion() ? 1 : GetNumThreads());
+  const CMap A(a, ta ? k : m, ta ? m : k, Eigen::OuterStride<>(lda));
+  const CMap B(b, tb ? n : k, tb ? k : n, Eigen::OuterStride<>(ldb));
+  MMap C(c, m, n, Eigen::OuterStride<>(ldc));
+  if (beta == T(0)) {
+    C.setZero();  // BLAS semantics: C is not read when beta == 0
+  } else if (beta != T(1)) {
+    C *= beta;
+  }
+  // Transposed operands are views: Eigen's GEMM packs them directly, nothing is copied.
+  if (!ta && !tb) C.noalias() += alpha * A * B;
+  if (ta && !tb) C.noalias() += alpha * A.transpose() * B;
+  if (!ta && tb) C.noalias() += alpha * A * B.transpose();
+  if (ta && tb) C.noalias() += alpha * A.transpose() * B.transpose();
+}
+#endif
 
 void Gemm_(bool ta, bool tb, index_t m, index_t n, index_t k, float alpha, const float* a,
            index_t lda, const float* b, index_t ldb, float beta, float* c, index_t ldc) {
@@ -47,6 +128,13 @@ void Gemm(bool trans_a, bool trans_b, index_t m, index_t n, index_t k, T alpha, 
   CheckLd(lda, trans_a ? m : k, "lda");
   CheckLd(ldb, trans_b ? k : n, "ldb");
   CheckLd(ldc, n, "ldc");
+  // Same limits for every engine, so a call valid here is valid on any installed BLAS.
+  ToBlasInt(m, "m");
+  ToBlasInt(n, "n");
+  ToBlasInt(k, "k");
+  ToBlasInt(lda, "lda");
+  ToBlasInt(ldb, "ldb");
+  ToBlasInt(ldc, "ldc");
   if (m == 0 || n == 0) return;
   if (k == 0) {  // BLAS would scale C by beta; do it here so beta == 0 clears NaNs too
     for (index_t i = 0; i < m; ++i) {
@@ -54,8 +142,17 @@ void Gemm(bool trans_a, bool trans_b, index_t m, index_t n, index_t k, T alpha, 
     }
     return;
   }
+#ifdef SHADE_HAVE_EIGEN_GEMM
+  if (GemmEngine() == Engine::kEigen) {
+    EigenGemm(trans_a, trans_b, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+    return;
+  }
+#endif
+  SyncBlasThreads();
   Gemm_(trans_a, trans_b, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
 }
+
+const char* GemmEngineName() { return GemmEngine() == Engine::kEigen ? "eigen" : "cblas"; }
 
 template <typename T>
 void Gemv(bool trans_a, index_t rows, index_t cols, T alpha, const T* a, index_t lda, const T* x,
@@ -69,6 +166,7 @@ void Gemv(bool trans_a, index_t rows, index_t cols, T alpha, const T* a, index_t
     for (index_t i = 0; i < ylen; ++i) y[i * incy] = beta == T(0) ? T(0) : y[i * incy] * beta;
     return;
   }
+  SyncBlasThreads();
   if constexpr (std::is_same<T, float>::value) {
     cblas_sgemv(CblasRowMajor, Trans(trans_a), ToBlasInt(rows, "rows"), ToBlasInt(cols, "cols"),
                 alpha, a, ToBlasInt(lda, "lda"), x, static_cast<blasint>(incx), beta, y,
@@ -87,6 +185,7 @@ void Ger(index_t rows, index_t cols, T alpha, const T* x, index_t incx, const T*
   CheckLd(lda, cols, "lda");
   SHADE_CHECK(incx != 0 && incy != 0) << "Ger: zero increment";
   if (rows == 0 || cols == 0) return;
+  SyncBlasThreads();
   if constexpr (std::is_same<T, float>::value) {
     cblas_sger(CblasRowMajor, ToBlasInt(rows, "rows"), ToBlasInt(cols, "cols"), alpha, x,
                static_cast<blasint>(incx), y, static_cast<blasint>(incy), a, ToBlasInt(lda, "lda"));

@@ -49,6 +49,13 @@ void BatchGemm(bool trans_a, bool trans_b, index_t batch, index_t m, index_t n, 
                const T* a, index_t lda, index_t stride_a, const T* b, index_t ldb, index_t stride_b,
                T beta, T* c, index_t ldc, index_t stride_c);
 
+/*!
+ * \brief The engine Gemm dispatches float/double products to: "cblas" (the BLAS found by CMake)
+ *  or "eigen" (Eigen's GEMM, chosen when it measured faster: see docs/kernel-layer.md).
+ *  The environment variable SHADE_GEMM=cblas|eigen, read once, overrides the choice.
+ */
+const char* GemmEngineName();
+
 }  // namespace blas
 }  // namespace shade
 
