@@ -1,0 +1,737 @@
+// The fused evaluator of Expr: dtype resolution (NEP 50 per node), broadcasting, then one pass
+// of the apply engine whose innermost runs are evaluated tile by tile with the kernel table.
+#include "shade/ndarray/lazy.h"
+
+#include <algorithm>
+#include <cstring>
+#include <limits>
+#include <sstream>
+#include <string>
+
+#include "ops_kernel_table.h"
+#include "shade/backend/cpu/parallel.h"
+#include "shade/ndarray/apply.h"
+
+namespace shade {
+
+namespace {
+
+// How an op picks its dtypes (see ResolveOp).
+enum class Cat : std::uint8_t {
+  kArith, kSubtract, kTrueDivide, kIntDefault, kCompare, kLogical, kBitwise,
+  kFloatUnary, kNoBoolUnary, kSameUnary, kRound, kLogicalNot, kBitwiseNot, kWhere, kClamp
+};
+
+struct OpInfo {
+  const char* name;
+  int arity;
+  Cat cat;
+  bool heavy;  // transcendental: parallelise smaller arrays
+};
+
+constexpr OpInfo kOpInfo[] = {
+    {"add", 2, Cat::kArith, false},
+    {"subtract", 2, Cat::kSubtract, false},
+    {"multiply", 2, Cat::kArith, false},
+    {"true_divide", 2, Cat::kTrueDivide, false},
+    {"floor_divide", 2, Cat::kIntDefault, true},
+    {"remainder", 2, Cat::kIntDefault, true},
+    {"power", 2, Cat::kIntDefault, true},
+    {"maximum", 2, Cat::kArith, false},
+    {"minimum", 2, Cat::kArith, false},
+    {"equal", 2, Cat::kCompare, false},
+    {"not_equal", 2, Cat::kCompare, false},
+    {"less", 2, Cat::kCompare, false},
+    {"less_equal", 2, Cat::kCompare, false},
+    {"greater", 2, Cat::kCompare, false},
+    {"greater_equal", 2, Cat::kCompare, false},
+    {"logical_and", 2, Cat::kLogical, false},
+    {"logical_or", 2, Cat::kLogical, false},
+    {"logical_xor", 2, Cat::kLogical, false},
+    {"bitwise_and", 2, Cat::kBitwise, false},
+    {"bitwise_or", 2, Cat::kBitwise, false},
+    {"bitwise_xor", 2, Cat::kBitwise, false},
+    {"negative", 1, Cat::kNoBoolUnary, false},
+    {"absolute", 1, Cat::kSameUnary, false},
+    {"exp", 1, Cat::kFloatUnary, true},
+    {"log", 1, Cat::kFloatUnary, true},
+    {"log1p", 1, Cat::kFloatUnary, true},
+    {"expm1", 1, Cat::kFloatUnary, true},
+    {"sqrt", 1, Cat::kFloatUnary, false},
+    {"rsqrt", 1, Cat::kFloatUnary, false},
+    {"sin", 1, Cat::kFloatUnary, true},
+    {"cos", 1, Cat::kFloatUnary, true},
+    {"tanh", 1, Cat::kFloatUnary, true},
+    {"sigmoid", 1, Cat::kFloatUnary, true},
+    {"relu", 1, Cat::kSameUnary, false},
+    {"floor", 1, Cat::kFloatUnary, false},
+    {"ceil", 1, Cat::kFloatUnary, false},
+    {"round", 1, Cat::kRound, false},
+    {"sign", 1, Cat::kNoBoolUnary, false},
+    {"logical_not", 1, Cat::kLogicalNot, false},
+    {"invert", 1, Cat::kBitwiseNot, false},
+    {"where", 3, Cat::kWhere, false},
+    {"clip", 3, Cat::kClamp, false},
+};
+static_assert(sizeof(kOpInfo) / sizeof(kOpInfo[0]) == static_cast<std::size_t>(OpCode::kNumOps),
+              "one OpInfo per OpCode");
+
+const OpInfo& Info(OpCode op) {
+  const int i = static_cast<int>(op);
+  SHADE_CHECK(i >= 0 && i < static_cast<int>(OpCode::kNumOps)) << "unknown op code " << i;
+  return kOpInfo[i];
+}
+
+constexpr int kMaxDims = 32;
+constexpr int kN = Expr::kMaxNodes;
+
+// Per-node resolution: dtypes (what the node yields, what each input must be converted to)
+// and the broadcast shape.
+struct Resolved {
+  int num_nodes = 0;
+  int dtype[kN];
+  int opnd[kN][3];
+  int ndim[kN];
+  index_t shape[kN][kMaxDims];
+};
+
+std::string ShapeString(const index_t* s, int nd) {
+  std::ostringstream os;
+  os << IndexSpan(s, static_cast<std::size_t>(nd));
+  return os.str();
+}
+
+
+// Resolves an op node's dtypes from its inputs (strong dtype flags or weak scalar kinds).
+void ResolveOp(OpCode op, const PromotionOperand* in, int arity, int* opnd, int* result) {
+  const OpInfo& info = Info(op);
+  auto names = [&]() {
+    std::ostringstream os;
+    for (int k = 0; k < arity; ++k) {
+      os << (k ? ", " : "");
+      if (in[k].weak == WeakKind::kNone) {
+        os << TypeFlagName(in[k].flag);
+      } else {
+        os << (in[k].weak == WeakKind::kInt ? "int scalar" : "float scalar");
+      }
+    }
+    return os.str();
+  };
+  const int c = info.cat == Cat::kWhere ? ResultType(in + 1, 2) : ResultType(in, arity);
+  const DTypeKind kind = KindOf(c);
+  int compute = c;
+  switch (info.cat) {
+    case Cat::kArith:
+    case Cat::kSameUnary:
+    case Cat::kClamp:
+      break;
+    case Cat::kSubtract:
+      SHADE_CHECK(kind != DTypeKind::kBool)
+          << "subtract: not supported for bool operands (" << names()
+          << "); NumPy refuses boolean subtract too: use logical_xor";
+      break;
+    case Cat::kNoBoolUnary:
+      SHADE_CHECK(kind != DTypeKind::kBool)
+          << info.name << ": not supported for a bool operand (as in NumPy; use logical_not)";
+      break;
+    case Cat::kTrueDivide:
+      if (kind != DTypeKind::kFloat) compute = kFloat64;
+      break;
+    case Cat::kIntDefault:
+      if (kind == DTypeKind::kBool) compute = kInt8;
+      break;
+    case Cat::kCompare:
+      for (int k = 0; k < arity; ++k) opnd[k] = c;
+      *result = kBool;
+      return;
+    case Cat::kLogical:
+    case Cat::kLogicalNot:
+      for (int k = 0; k < arity; ++k) opnd[k] = kBool;
+      *result = kBool;
+      return;
+    case Cat::kBitwise:
+    case Cat::kBitwiseNot:
+      SHADE_CHECK(kind != DTypeKind::kFloat)
+          << info.name << ": not supported for " << names() << " (integer or bool operands only)";
+      break;
+    case Cat::kFloatUnary:
+      compute = FloatTypeFor(c);
+      break;
+    case Cat::kRound:
+      if (kind == DTypeKind::kBool) compute = FloatTypeFor(c);
+      break;
+    case Cat::kWhere:
+      opnd[0] = kBool;
+      opnd[1] = opnd[2] = c;
+      *result = c;
+      return;
+  }
+  for (int k = 0; k < arity; ++k) opnd[k] = compute;
+  *result = compute;
+}
+
+// Broadcasts shape b into (a, na) in place, NumPy's rule; throws naming both shapes.
+void BroadcastInto(index_t* a, int* na, const index_t* b, int nb, const char* what) {
+  const int nd = std::max(*na, nb);
+  SHADE_CHECK_LE(nd, kMaxDims) << what << ": rank " << nd << " exceeds the " << kMaxDims
+                               << " dimensions elementwise ops support";
+  index_t out[kMaxDims];
+  for (int i = 0; i < nd; ++i) {
+    const int ia = i - (nd - *na), ib = i - (nd - nb);
+    const index_t sa = ia >= 0 ? a[ia] : 1, sb = ib >= 0 ? b[ib] : 1;
+    SHADE_CHECK(sa == sb || sa == 1 || sb == 1)
+        << what << ": operands could not be broadcast together with shapes " << ShapeString(a, *na)
+        << " and " << ShapeString(b, nb);
+    out[i] = sa == 1 ? sb : sa;
+  }
+  std::copy(out, out + nd, a);
+  *na = nd;
+}
+
+void Resolve(const Expr& e, Resolved* r) {
+  const int n = e.num_nodes();
+  SHADE_CHECK_GE(n, 1) << "Expr: empty expression";
+  r->num_nodes = n;
+  for (int i = 0; i < n; ++i) {
+    const Expr::Node& nd = e.node(i);
+    r->dtype[i] = -1;
+    if (nd.kind == Expr::NodeKind::kArray) {
+      const NDArray& a = e.array(nd.index);
+      SHADE_CHECK_GE(a.type_flag(), 0)
+          << "elementwise op: operand " << a << " has a non-numeric or unset element type";
+      r->dtype[i] = a.type_flag();
+      SHADE_CHECK_LE(a.ndim(), kMaxDims) << "elementwise op: rank " << a.ndim() << " of " << a
+                                         << " exceeds " << kMaxDims;
+      r->ndim[i] = a.ndim();
+      std::copy(a.sizes().begin(), a.sizes().end(), r->shape[i]);
+    } else if (nd.kind == Expr::NodeKind::kScalar) {
+      r->ndim[i] = 0;
+      const WeakScalar& s = e.scalar(nd.index);
+      if (s.kind == WeakKind::kNone) r->dtype[i] = kBool;  // a bool scalar is a strong bool
+    } else {
+      const OpInfo& info = Info(nd.op);
+      PromotionOperand in[3];
+      r->ndim[i] = 0;
+      for (int k = 0; k < info.arity; ++k) {
+        const int c = nd.arg[k];
+        const Expr::Node& child = e.node(c);
+        if (child.kind == Expr::NodeKind::kScalar && e.scalar(child.index).kind != WeakKind::kNone) {
+          in[k] = PromotionOperand::Weak(e.scalar(child.index).kind);
+        } else {
+          in[k] = PromotionOperand::Strong(r->dtype[c]);
+        }
+        BroadcastInto(r->shape[i], &r->ndim[i], r->shape[c], r->ndim[c], info.name);
+      }
+      ResolveOp(nd.op, in, info.arity, r->opnd[i], &r->dtype[i]);
+      // A scalar child takes the dtype its parent reads it in.
+      for (int k = 0; k < info.arity; ++k) {
+        if (e.node(nd.arg[k]).kind == Expr::NodeKind::kScalar) r->dtype[nd.arg[k]] = r->opnd[i][k];
+      }
+    }
+  }
+  const int root = n - 1;
+  if (r->dtype[root] < 0) {  // a lone scalar
+    const PromotionOperand w = PromotionOperand::Weak(e.scalar(e.node(root).index).kind);
+    r->dtype[root] = ResultType(&w, 1);
+  }
+}
+
+// A weak scalar converted to `flag`; a Python-int value must fit an integer dtype (NEP 50's
+// OverflowError), bool takes value != 0.
+void ConvertScalar(const WeakScalar& s, int flag, void* dst) {
+  DispatchDType(flag, [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    T v;
+    if constexpr (std::is_same<T, bool>::value) {
+      v = s.kind == WeakKind::kFloat ? s.f != 0 : (s.big || s.i != 0);
+    } else if constexpr (std::is_integral<T>::value) {
+      SHADE_DCHECK(s.kind != WeakKind::kFloat);
+      bool fits;
+      if (s.big) {
+        fits = std::is_same<T, std::uint64_t>::value;
+      } else if (std::is_unsigned<T>::value) {
+        fits = s.i >= 0 && static_cast<std::uint64_t>(s.i) <= std::numeric_limits<T>::max();
+      } else {
+        fits = s.i >= static_cast<std::int64_t>(std::numeric_limits<T>::min()) &&
+               s.i <= static_cast<std::int64_t>(std::numeric_limits<T>::max());
+      }
+      SHADE_CHECK(fits) << "Python-like integer " << (s.big ? std::to_string(s.u) : std::to_string(s.i))
+                        << " is out of bounds for " << DataType<T>::kName
+                        << " (NEP 50: an int scalar takes the array's dtype)";
+      v = s.big ? static_cast<T>(s.u) : static_cast<T>(s.i);
+    } else {
+      const double d = s.kind == WeakKind::kFloat ? s.f
+                       : s.big                    ? static_cast<double>(s.u)
+                                                  : static_cast<double>(s.i);
+      if constexpr (kIsFloat16<T>) {
+        v = T(static_cast<float>(d));
+      } else {
+        v = static_cast<T>(d);
+      }
+    }
+    std::memcpy(dst, &v, sizeof(T));
+  });
+}
+
+// ------------------------------------------------------------------------------------------
+// The evaluation program: everything a tile needs, set up once per evaluation.
+
+struct NodeProg {
+  Expr::NodeKind kind;
+  std::int8_t arity;
+  std::int8_t arg[3];
+  std::int8_t operand;          // array leaf: apply operand index (1-based)
+  std::int16_t itemsize;        // of the node's dtype
+  std::int16_t in_itemsize[3];  // of each input's operand dtype
+  dyn::OpKernel kernel;
+  dyn::CastKernel cast[3];      // input conversions (null: none)
+  std::int32_t buf;             // byte offset of the node's tile buffer in scratch
+  std::int32_t slot[3];         // byte offsets of the per-input slots
+  alignas(8) unsigned char value[8];  // a scalar leaf's converted value
+};
+
+struct Program {
+  int num_nodes;
+  NodeProg node[kN];
+  int out_flag;
+  index_t out_itemsize;
+  dyn::CastKernel out_cast;   // root dtype -> out dtype
+  bool root_direct;           // the root op may write straight into a contiguous output run
+  std::int32_t stage;         // byte offset of the output staging buffer
+  index_t tile;
+};
+
+constexpr std::size_t kScratchBytes = 48 * 1024;
+
+// Copies n elements of `size` bytes between strided and contiguous memory (the gather/scatter
+// of a run whose stride is not the element size).
+void Gather(int size, index_t n, void* dst, const char* src, index_t stride) {
+  char* d = static_cast<char*>(dst);
+  for (index_t i = 0; i < n; ++i) std::memcpy(d + i * size, src + i * stride, static_cast<std::size_t>(size));
+}
+void Scatter(int size, index_t n, char* dst, index_t stride, const void* src) {
+  const char* s = static_cast<const char*>(src);
+  for (index_t i = 0; i < n; ++i) std::memcpy(dst + i * stride, s + i * size, static_cast<std::size_t>(size));
+}
+// Evaluates one run of n elements: data[0]/stride[0] is the output, data[k]/stride[k] array
+// operand k (byte strides; 0 = broadcast).
+void RunTiles(const Program& P, char* const* data, const index_t* stride, index_t n) {
+  alignas(64) unsigned char scratch[kScratchBytes];
+  dyn::View views[kN];
+  const int root = P.num_nodes - 1;
+  const index_t ostride = stride[0];
+  const bool out_contig = ostride == P.out_itemsize;
+  for (index_t off = 0; off < n; off += P.tile) {
+    const index_t m = std::min(P.tile, n - off);
+    for (int i = 0; i < P.num_nodes; ++i) {
+      const NodeProg& s = P.node[i];
+      dyn::View v;
+      if (s.kind == Expr::NodeKind::kArray) {
+        const index_t st = stride[s.operand];
+        const char* p = data[s.operand] + off * st;
+        if (st == 0) {
+          v = dyn::View{p, true};
+        } else if (st == s.itemsize) {
+          v = dyn::View{p, false};
+        } else {
+          Gather(s.itemsize, m, scratch + s.buf, p, st);
+          v = dyn::View{scratch + s.buf, false};
+        }
+      } else if (s.kind == Expr::NodeKind::kScalar) {
+        v = dyn::View{s.value, true};
+      } else {
+        dyn::View in[3];
+        int scalars = 0;
+        for (int k = 0; k < s.arity; ++k) {
+          const dyn::View c = views[s.arg[k]];
+          if (s.cast[k] != nullptr) {
+            unsigned char* slot = scratch + s.slot[k];
+            s.cast[k](c.scalar ? 1 : m, slot, c.p);
+            in[k] = dyn::View{slot, c.scalar};
+          } else {
+            in[k] = c;
+          }
+          scalars += in[k].scalar ? 1 : 0;
+        }
+        // Kernels take at most one broadcast operand, and only when binary.
+        if (scalars > 0 && !(s.arity == 2 && scalars == 1)) {
+          for (int k = 0; k < s.arity; ++k) {
+            if (!in[k].scalar || (s.arity == 2 && k == 1 && !in[0].scalar)) continue;
+            alignas(8) unsigned char value[8];
+            std::memcpy(value, in[k].p, static_cast<std::size_t>(s.in_itemsize[k]));
+            dyn::FillElements(s.in_itemsize[k], m, scratch + s.slot[k], value);
+            in[k] = dyn::View{scratch + s.slot[k], false};
+          }
+        }
+        void* target = (i == root && P.root_direct && out_contig)
+                           ? static_cast<void*>(data[0] + off * ostride)
+                           : static_cast<void*>(scratch + s.buf);
+        s.kernel(m, target, in);
+        v = dyn::View{target, false};
+      }
+      views[i] = v;
+    }
+    // Store the root's tile unless it was computed in place.
+    char* dst = data[0] + off * ostride;
+    dyn::View r = views[root];
+    if (r.p == dst) continue;
+    const int rsize = P.node[root].itemsize;
+    if (r.scalar) {
+      unsigned char* stage = scratch + P.stage;
+      alignas(8) unsigned char value[8];
+      if (P.out_cast) {
+        P.out_cast(1, value, r.p);
+      } else {
+        std::memcpy(value, r.p, static_cast<std::size_t>(rsize));
+      }
+      dyn::FillElements(static_cast<int>(P.out_itemsize), m, stage, value);
+      r = dyn::View{stage, false};
+    } else if (P.out_cast) {
+      if (out_contig) {
+        P.out_cast(m, dst, r.p);
+        continue;
+      }
+      P.out_cast(m, scratch + P.stage, r.p);
+      r = dyn::View{scratch + P.stage, false};
+    }
+    if (out_contig) {
+      std::memcpy(dst, r.p, static_cast<std::size_t>(m * P.out_itemsize));
+    } else {
+      Scatter(static_cast<int>(P.out_itemsize), m, dst, ostride, r.p);
+    }
+  }
+}
+
+dyn::OpKernel KernelFor(OpCode op, int flag) {
+  const Cat cat = Info(op).cat;
+  dyn::OpKernel k = nullptr;
+  switch (cat) {
+    case Cat::kCompare:
+    case Cat::kLogical:
+    case Cat::kLogicalNot:
+    case Cat::kBitwise:
+    case Cat::kBitwiseNot:
+      k = dyn::GetLogicKernel(op, flag);
+      break;
+    case Cat::kFloatUnary:
+    case Cat::kNoBoolUnary:
+    case Cat::kSameUnary:
+    case Cat::kRound:
+      k = dyn::GetUnaryKernel(op, flag);
+      break;
+    default:
+      k = dyn::GetArithKernel(op, flag);
+      break;
+  }
+  SHADE_CHECK(k != nullptr) << Info(op).name << ": not defined for dtype " << TypeFlagName(flag);
+  return k;
+}
+
+// Builds the program for evaluating e (resolved as r) into an output of dtype out_flag.
+bool BuildProgram(const Expr& e, const Resolved& r, int out_flag, Program* P) {
+  const int n = r.num_nodes;
+  P->num_nodes = n;
+  P->out_flag = out_flag;
+  P->out_itemsize = static_cast<index_t>(TypeFlagSize(out_flag));
+  const int root = n - 1;
+  P->out_cast = dyn::GetCastKernel(out_flag, r.dtype[root]);
+  P->root_direct = e.node(root).kind == Expr::NodeKind::kOp && r.dtype[root] == out_flag;
+  bool heavy = false;
+  // Bytes per tile element of every buffer, to size the tile.
+  std::int32_t per_elem = 0;
+  int nbuf = 0;
+  auto add_buf = [&](int size) {
+    const std::int32_t at = per_elem;
+    per_elem += size;
+    ++nbuf;
+    return at;  // scaled by the tile below
+  };
+  for (int i = 0; i < n; ++i) {
+    const Expr::Node& nd = e.node(i);
+    NodeProg& s = P->node[i];
+    s.kind = nd.kind;
+    s.itemsize = static_cast<std::int16_t>(TypeFlagSize(r.dtype[i]));
+    s.kernel = nullptr;
+    s.buf = -1;
+    s.arity = 0;
+    if (nd.kind == Expr::NodeKind::kArray) {
+      s.operand = static_cast<std::int8_t>(nd.index + 1);
+      s.buf = add_buf(s.itemsize);
+    } else if (nd.kind == Expr::NodeKind::kScalar) {
+      ConvertScalar(e.scalar(nd.index), r.dtype[i], s.value);
+    } else {
+      const OpInfo& info = Info(nd.op);
+      heavy = heavy || info.heavy;
+      s.arity = static_cast<std::int8_t>(info.arity);
+      // Logical ops read bool, where's condition too: the table is indexed by the data dtype.
+      const int kflag = info.cat == Cat::kWhere ? r.opnd[i][1] : r.opnd[i][0];
+      s.kernel = KernelFor(nd.op, kflag);
+      for (int k = 0; k < info.arity; ++k) {
+        s.arg[k] = nd.arg[k];
+        s.cast[k] = dyn::GetCastKernel(r.opnd[i][k], r.dtype[nd.arg[k]]);
+        s.in_itemsize[k] = static_cast<std::int16_t>(TypeFlagSize(r.opnd[i][k]));
+        s.slot[k] = add_buf(s.in_itemsize[k]);
+      }
+      s.buf = add_buf(s.itemsize);
+    }
+  }
+  P->stage = add_buf(static_cast<int>(P->out_itemsize));
+  // Tile: the largest multiple of 64 elements (at most kMaxTile) whose buffers fit the scratch;
+  // each buffer is padded to 64 bytes.
+  index_t tile = dyn::kMaxTile;
+  while (tile > 64 &&
+         static_cast<std::size_t>(per_elem) * tile + static_cast<std::size_t>(nbuf) * 64 > kScratchBytes) {
+    tile -= 64;
+  }
+  P->tile = tile;
+  // Turn per-element offsets into byte offsets: buffer j starts at (sum of earlier sizes) *
+  // tile, rounded up to 64 bytes per earlier buffer.
+  auto place = [&](std::int32_t at) -> std::int32_t {
+    return static_cast<std::int32_t>(at * tile);  // sizes are 1..8 bytes; tile is a multiple of 64
+  };
+  for (int i = 0; i < n; ++i) {
+    NodeProg& s = P->node[i];
+    if (s.buf >= 0) s.buf = place(s.buf);
+    for (int k = 0; k < s.arity; ++k) s.slot[k] = place(s.slot[k]);
+  }
+  P->stage = place(P->stage);
+  return heavy;
+}
+
+// True when `a` (read as an operand broadcast to `shape`) and `out` share memory in a way
+// other than element for element.
+bool HarmfulOverlap(const NDArray& a, const NDArray& out) {
+  if (!a.storage().is_alias_of(out.storage()) || a.numel() == 0 || out.numel() == 0) return false;
+  if (a.data_ptr() == out.data_ptr() && a.sizes() == out.sizes() && a.strides() == out.strides()) {
+    return false;
+  }
+  auto range = [](const NDArray& x) {
+    const char* lo = static_cast<const char*>(x.data_ptr());
+    index_t reach = 0;
+    for (index_t d = 0; d < x.ndim(); ++d) reach += (x.size(d) - 1) * x.stride(d);
+    return std::make_pair(lo, lo + (reach + 1) * static_cast<index_t>(x.itemsize()));
+  };
+  const auto x = range(a), y = range(out);
+  return x.first < y.second && y.first < x.second;
+}
+
+template <std::size_t... I>
+void ExecuteN(int nops, const ApplyPlan& plan, char* const* base, const Program& P,
+              const ApplyOptions& opt, std::index_sequence<I...>) {
+  // One instantiation of the engine per operand count; the run body is RunTiles for all.
+  bool done = false;
+  auto one = [&](auto nc) {
+    constexpr int N = decltype(nc)::value;
+    if (done || nops != N) return;
+    done = true;
+    std::array<char*, N> b;
+    for (int k = 0; k < N; ++k) b[k] = base[k];
+    ExecuteApplyPlan<N>(
+        plan, b, [&P](const StridedRun<N>& r) { RunTiles(P, r.data.data(), r.stride.data(), r.n); },
+        opt);
+  };
+  (one(std::integral_constant<int, static_cast<int>(I) + 1>{}), ...);
+  SHADE_CHECK(done) << "elementwise op: " << nops << " operands";
+}
+
+// Evaluates e into out (allocated, shape == the broadcast shape, checks done by the caller).
+void Run(const Expr& e, const Resolved& r, const NDArray& out, const NDArray* arrays) {
+  Program P;
+  const bool heavy = BuildProgram(e, r, out.type_flag(), &P);
+  const index_t numel = out.numel();
+  if (numel == 0) return;
+  const int na = e.num_arrays();
+  const int nops = na + 1;
+  ApplyOptions opt;
+  opt.grain = dyn::MapGrain(heavy);
+  // The engine's one-dimensional case without building a plan: every operand is contiguous
+  // with the output's shape, or a single element.
+  bool flat = out.is_contiguous();
+  for (int k = 0; k < na && flat; ++k) {
+    const NDArray& a = arrays[k];
+    flat = a.numel() == 1 || (a.is_contiguous() && a.sizes() == out.sizes());
+  }
+  char* base[Expr::kMaxArrays + 1];
+  index_t itemsize[Expr::kMaxArrays + 1];
+  base[0] = static_cast<char*>(out.data_ptr());
+  itemsize[0] = static_cast<index_t>(out.itemsize());
+  for (int k = 0; k < na; ++k) {
+    base[k + 1] = static_cast<char*>(arrays[k].data_ptr());
+    itemsize[k + 1] = static_cast<index_t>(arrays[k].itemsize());
+    SHADE_CHECK(base[k + 1] != nullptr || arrays[k].numel() == 0) << "elementwise op: operand " << arrays[k] << " has no memory allocated";
+  }
+  if (flat) {
+    index_t bstride[Expr::kMaxArrays + 1];
+    bstride[0] = itemsize[0];
+    for (int k = 0; k < na; ++k) bstride[k + 1] = arrays[k].numel() == 1 && numel != 1 ? 0 : itemsize[k + 1];
+    ParallelFor(0, numel, opt.grain, [&](index_t b, index_t en) {
+      char* d[Expr::kMaxArrays + 1];
+      for (int k = 0; k < nops; ++k) d[k] = base[k] + b * bstride[k];
+      RunTiles(P, d, bstride, en - b);
+    });
+    return;
+  }
+  // General case: every array leaf broadcast to the output shape (zero strides), then the
+  // apply engine collapses, reorders, tiles and threads.
+  const int nd = out.ndim();
+  index_t st[Expr::kMaxArrays + 1][kMaxDims];
+  IndexSpan spans[Expr::kMaxArrays + 1];
+  for (int d = 0; d < nd; ++d) st[0][d] = out.stride(d);
+  spans[0] = IndexSpan(st[0], static_cast<std::size_t>(nd));
+  for (int k = 0; k < na; ++k) {
+    const NDArray& a = arrays[k];
+    const int an = a.ndim();
+    for (int d = 0; d < nd; ++d) {
+      const int ad = d - (nd - an);
+      st[k + 1][d] = (ad < 0 || a.size(ad) == 1) ? 0 : a.stride(ad);
+    }
+    spans[k + 1] = IndexSpan(st[k + 1], static_cast<std::size_t>(nd));
+  }
+  const ApplyPlan plan = MakeApplyPlan(out.sizes(), spans, itemsize, nops, opt);
+  ExecuteN(nops, plan, base, P, opt, std::make_index_sequence<Expr::kMaxArrays + 1>{});
+}
+
+void Evaluate(const Expr& e, const Resolved& r, const NDArray& out) {
+  const int na = e.num_arrays();
+  NDArray arrays[Expr::kMaxArrays];
+  for (int k = 0; k < na; ++k) {
+    arrays[k] = e.array(k);
+    // NumPy reads an input that overlaps the output other than element for element from a
+    // copy, so the result never depends on the order elements are written.
+    if (HarmfulOverlap(arrays[k], out)) arrays[k] = arrays[k].Clone();
+  }
+  Run(e, r, out, arrays);
+}
+
+}  // namespace
+
+const char* OpName(OpCode op) { return Info(op).name; }
+int OpArity(OpCode op) { return Info(op).arity; }
+
+// ------------------------------------------------------------------------------------------
+// Expr
+
+Expr::Expr(const NDArray& a) {
+  SHADE_CHECK(a.defined()) << "elementwise op: an operand is an undefined NDArray";
+  nodes_[0] = Node{NodeKind::kArray, OpCode::kAdd, {-1, -1, -1}, 0};
+  arrays_[0] = a;
+  num_nodes_ = 1;
+  num_arrays_ = 1;
+}
+
+Expr::Expr(const WeakScalar& s) {
+  nodes_[0] = Node{NodeKind::kScalar, OpCode::kAdd, {-1, -1, -1}, 0};
+  scalars_[0] = s;
+  num_nodes_ = 1;
+  num_scalars_ = 1;
+}
+
+int Expr::Append(Expr&& o) {
+  SHADE_CHECK_LE(num_nodes_ + o.num_nodes_, kMaxNodes - 1)
+      << "Expr: more than " << kMaxNodes << " nodes in one expression; evaluate a part first";
+  const int base = num_nodes_;
+  for (int i = 0; i < o.num_nodes_; ++i) {
+    Node nd = o.nodes_[i];
+    if (nd.kind == NodeKind::kArray) {
+      int slot = -1;
+      for (int k = 0; k < num_arrays_; ++k) {
+        if (arrays_[k].is_same(o.arrays_[nd.index])) slot = k;
+      }
+      if (slot < 0) {
+        SHADE_CHECK_LT(num_arrays_, kMaxArrays)
+            << "Expr: more than " << kMaxArrays << " arrays in one expression; evaluate a part first";
+        slot = num_arrays_++;
+        arrays_[slot] = std::move(o.arrays_[nd.index]);
+      }
+      nd.index = static_cast<std::int8_t>(slot);
+    } else if (nd.kind == NodeKind::kScalar) {
+      SHADE_CHECK_LT(num_scalars_, kMaxScalars)
+          << "Expr: more than " << kMaxScalars << " scalars in one expression";
+      scalars_[num_scalars_] = o.scalars_[nd.index];
+      nd.index = num_scalars_++;
+    } else {
+      for (int k = 0; k < 3; ++k) {
+        if (nd.arg[k] >= 0) nd.arg[k] = static_cast<std::int8_t>(nd.arg[k] + base);
+      }
+    }
+    nodes_[num_nodes_++] = nd;
+  }
+  return num_nodes_ - 1;
+}
+
+Expr Expr::Make(OpCode op, Expr a) {
+  SHADE_CHECK_EQ(Info(op).arity, 1) << "Expr::Make: " << Info(op).name << " is not unary";
+  SHADE_CHECK_LE(a.num_nodes_, kMaxNodes - 1)
+      << "Expr: more than " << kMaxNodes << " nodes in one expression; evaluate a part first";
+  const int r = a.num_nodes_ - 1;
+  a.nodes_[a.num_nodes_++] = Node{NodeKind::kOp, op, {static_cast<std::int8_t>(r), -1, -1}, 0};
+  return a;
+}
+
+Expr Expr::Make(OpCode op, Expr a, Expr b) {
+  SHADE_CHECK_EQ(Info(op).arity, 2) << "Expr::Make: " << Info(op).name << " is not binary";
+  const int ra = a.num_nodes_ - 1;
+  const int rb = a.Append(std::move(b));
+  a.nodes_[a.num_nodes_++] =
+      Node{NodeKind::kOp, op, {static_cast<std::int8_t>(ra), static_cast<std::int8_t>(rb), -1}, 0};
+  return a;
+}
+
+Expr Expr::Make(OpCode op, Expr a, Expr b, Expr c) {
+  SHADE_CHECK_EQ(Info(op).arity, 3) << "Expr::Make: " << Info(op).name << " is not ternary";
+  const int ra = a.num_nodes_ - 1;
+  const int rb = a.Append(std::move(b));
+  const int rc = a.Append(std::move(c));
+  a.nodes_[a.num_nodes_++] = Node{NodeKind::kOp, op,
+                                  {static_cast<std::int8_t>(ra), static_cast<std::int8_t>(rb),
+                                   static_cast<std::int8_t>(rc)},
+                                  0};
+  return a;
+}
+
+int Expr::dtype() const {
+  Resolved r;
+  Resolve(*this, &r);
+  return r.dtype[r.num_nodes - 1];
+}
+
+TShape Expr::shape() const {
+  Resolved r;
+  Resolve(*this, &r);
+  const int root = r.num_nodes - 1;
+  return TShape(r.shape[root], r.shape[root] + r.ndim[root]);
+}
+
+NDArray Expr::eval() const {
+  Resolved r;
+  Resolve(*this, &r);
+  const int root = r.num_nodes - 1;
+  NDArray out = NDArray::Empty(IndexSpan(r.shape[root], static_cast<std::size_t>(r.ndim[root])),
+                               r.dtype[root]);
+  // A fresh output shares memory with no input.
+  Run(*this, r, out, arrays_.data());
+  return out;
+}
+
+const NDArray& Expr::eval(const NDArray& out) const {
+  Resolved r;
+  Resolve(*this, &r);
+  const int root = r.num_nodes - 1;
+  const char* name = nodes_[root].kind == NodeKind::kOp ? Info(nodes_[root].op).name : "assign";
+  SHADE_CHECK(out.defined()) << name << ": out is an undefined NDArray";
+  SHADE_CHECK_GE(out.type_flag(), 0) << name << ": out " << out << " has a non-numeric or unset element type";
+  const IndexSpan shape(r.shape[root], static_cast<std::size_t>(r.ndim[root]));
+  SHADE_CHECK(out.sizes() == shape) << name << ": out has shape " << out.sizes()
+                                    << " but the broadcast result has shape " << shape;
+  SHADE_CHECK(CanCast(r.dtype[root], out.type_flag(), Casting::kSameKind))
+      << name << ": cannot cast the result from " << TypeFlagName(r.dtype[root]) << " to out's dtype "
+      << TypeFlagName(out.type_flag()) << " with casting rule 'same_kind'";
+  SHADE_CHECK(out.numel() == 0 || out.data_ptr() != nullptr) << name << ": out " << out << " has no memory allocated";
+  SHADE_CHECK(out.is_non_overlapping())
+      << name << ": cannot write into " << out
+      << ": its elements overlap (an expanded view with zero strides, or as_strided)";
+  Evaluate(*this, r, out);
+  return out;
+}
+
+}  // namespace shade

@@ -1,0 +1,67 @@
+// Internal to the dynamic ops: the kernel templates behind the table of ops_kernel_table.h,
+// over backend/cpu/kernels.h (contiguous SIMD map and cast) and the op::numpy functors.
+// Only the ops_kernels_*.cc files include it: kernels.h's namespace `cpu` clashes with
+// base/device.h's struct `cpu`, which every NDArray header pulls in.
+#ifndef SHADE_SRC_NDARRAY_OPS_KERNELS_H_
+#define SHADE_SRC_NDARRAY_OPS_KERNELS_H_
+
+#include <cstring>
+#include <type_traits>
+
+#include "shade/backend/cpu/kernels.h"
+#include "shade/base/dtype.h"
+#include "shade/base/index.h"
+#include "ops_kernel_table.h"
+#include "shade/base/half.h"
+#include "shade/ndarray/ops_functors.h"
+
+namespace shade {
+namespace dyn {
+
+template <class OP, class T>
+void UnaryKernel(index_t n, void* out, const View* in) {
+  cpu::MapRun<cpu::sv::saveto, OP>(n, static_cast<T*>(out), static_cast<const T*>(in[0].p));
+}
+
+template <class OP, class T>
+void BinaryKernel(index_t n, void* out, const View* in) {
+  T* o = static_cast<T*>(out);
+  const T* a = static_cast<const T*>(in[0].p);
+  const T* b = static_cast<const T*>(in[1].p);
+  if (in[0].scalar) {
+    cpu::MapRun<cpu::sv::saveto, OP>(n, o, cpu::Scalar<T>{*a}, b);
+  } else if (in[1].scalar) {
+    cpu::MapRun<cpu::sv::saveto, OP>(n, o, a, cpu::Scalar<T>{*b});
+  } else {
+    cpu::MapRun<cpu::sv::saveto, OP>(n, o, a, b);
+  }
+}
+
+// Comparisons compute 1/0 in T (so the SIMD compare runs in T's lanes), then narrow to bool.
+template <class OP, class T>
+void CompareKernel(index_t n, void* out, const View* in) {
+  alignas(64) T tmp[kMaxTile];
+  BinaryKernel<OP, T>(n, tmp, in);
+  cpu::CastRun<bool, T>(n, static_cast<bool*>(out), tmp);
+}
+
+template <class OP, class T>
+void TernaryKernel(index_t n, void* out, const View* in) {
+  cpu::MapRun<cpu::sv::saveto, OP>(n, static_cast<T*>(out), static_cast<const T*>(in[0].p),
+                                   static_cast<const T*>(in[1].p), static_cast<const T*>(in[2].p));
+}
+
+// where(cond, x, y): cond arrives as bool, x and y in T; a select the compiler vectorises.
+template <class T>
+void WhereKernel(index_t n, void* out, const View* in) {
+  T* __restrict o = static_cast<T*>(out);
+  const bool* __restrict c = static_cast<const bool*>(in[0].p);
+  const T* __restrict x = static_cast<const T*>(in[1].p);
+  const T* __restrict y = static_cast<const T*>(in[2].p);
+  for (index_t i = 0; i < n; ++i) o[i] = c[i] ? x[i] : y[i];
+}
+
+}  // namespace dyn
+}  // namespace shade
+
+#endif  // SHADE_SRC_NDARRAY_OPS_KERNELS_H_

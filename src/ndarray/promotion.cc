@@ -1,0 +1,131 @@
+// NEP 50 type promotion and NumPy's casting rules over dtype flags.
+#include "shade/ndarray/promotion.h"
+
+#include <algorithm>
+#include <type_traits>
+
+#include "shade/base/dtype.h"
+#include "shade/base/error.h"
+
+namespace shade {
+namespace {
+
+// What promotion needs to know about a dtype, read off its C++ type (DispatchDType is the one
+// flag -> type mapping).
+struct Info {
+  DTypeKind kind;
+  int bits;
+  bool bf16;
+};
+
+Info InfoOf(int flag) {
+  return DispatchDType(flag, [](auto tag) {
+    using T = typename decltype(tag)::type;
+    DTypeKind k;
+    if constexpr (std::is_same<T, bool>::value) {
+      k = DTypeKind::kBool;
+    } else if constexpr (kIsFloating<T>) {
+      k = DTypeKind::kFloat;
+    } else if constexpr (std::is_unsigned<T>::value) {
+      k = DTypeKind::kUnsigned;
+    } else {
+      k = DTypeKind::kSigned;
+    }
+    return Info{k, static_cast<int>(sizeof(T) * 8), std::is_same<T, bf16_t>::value};
+  });
+}
+
+int SignedFlag(int bits) {
+  return bits <= 8 ? kInt8 : bits <= 16 ? kInt16 : bits <= 32 ? kInt32 : kInt64;
+}
+int UnsignedFlag(int bits) {
+  return bits <= 8 ? kUint8 : bits <= 16 ? kUint16 : bits <= 32 ? kUint32 : kUint64;
+}
+int FloatFlag(int bits) { return bits <= 16 ? kFloat16 : bits <= 32 ? kFloat32 : kFloat64; }
+
+// Bits of float needed to hold every value of an integer type exactly (NumPy's safe casts).
+int FloatBitsFor(const Info& i) { return i.bits <= 8 ? 16 : i.bits <= 16 ? 32 : 64; }
+
+}  // namespace
+
+DTypeKind KindOf(int flag) { return InfoOf(flag).kind; }
+
+int PromoteTypes(int a, int b) {
+  const Info x = InfoOf(a), y = InfoOf(b);
+  if (a == b) return a;
+  if (x.kind == DTypeKind::kBool) return b;
+  if (y.kind == DTypeKind::kBool) return a;
+  if (x.kind == DTypeKind::kFloat && y.kind == DTypeKind::kFloat) {
+    if (x.bits == 16 && y.bits == 16) return kFloat32;  // float16 with bfloat16
+    return x.bits >= y.bits ? a : b;
+  }
+  if (x.kind == DTypeKind::kFloat || y.kind == DTypeKind::kFloat) {
+    const Info& f = x.kind == DTypeKind::kFloat ? x : y;
+    const Info& i = x.kind == DTypeKind::kFloat ? y : x;
+    const int need = FloatBitsFor(i);
+    if (need <= f.bits) return x.kind == DTypeKind::kFloat ? a : b;
+    return FloatFlag(need);
+  }
+  if (x.kind == y.kind) {
+    const int bits = std::max(x.bits, y.bits);
+    return x.kind == DTypeKind::kSigned ? SignedFlag(bits) : UnsignedFlag(bits);
+  }
+  // One signed, one unsigned: a signed type wider than the unsigned one, else twice its width;
+  // uint64 with any signed type has no integer home and goes to float64, as in NumPy.
+  const Info& u = x.kind == DTypeKind::kUnsigned ? x : y;
+  const Info& s = x.kind == DTypeKind::kUnsigned ? y : x;
+  if (s.bits > u.bits) return SignedFlag(s.bits);
+  if (u.bits == 64) return kFloat64;
+  return SignedFlag(std::max(s.bits, 2 * u.bits));
+}
+
+int ResultType(const PromotionOperand* operands, int n) {
+  SHADE_CHECK_GE(n, 1) << "ResultType: no operands";
+  int strong = -1;
+  bool weak_int = false, weak_float = false;
+  for (int k = 0; k < n; ++k) {
+    const PromotionOperand& o = operands[k];
+    if (o.weak == WeakKind::kNone) {
+      SHADE_CHECK(IsValidTypeFlag(o.flag)) << "ResultType: operand " << k << " has dtype flag " << o.flag;
+      strong = strong < 0 ? o.flag : PromoteTypes(strong, o.flag);
+    } else if (o.weak == WeakKind::kInt) {
+      weak_int = true;
+    } else {
+      weak_float = true;
+    }
+  }
+  if (strong < 0) return weak_float ? kFloat64 : kInt64;
+  const DTypeKind k = KindOf(strong);
+  if (weak_float && k != DTypeKind::kFloat) return kFloat64;
+  if (weak_int && k == DTypeKind::kBool) return kInt64;
+  return strong;
+}
+
+int ResultType(std::initializer_list<PromotionOperand> operands) {
+  return ResultType(operands.begin(), static_cast<int>(operands.size()));
+}
+
+bool CanCast(int from, int to, Casting casting) {
+  SHADE_CHECK(IsValidTypeFlag(from)) << "CanCast: unknown dtype flag " << from;
+  SHADE_CHECK(IsValidTypeFlag(to)) << "CanCast: unknown dtype flag " << to;
+  switch (casting) {
+    case Casting::kNo:
+    case Casting::kEquiv:
+      return from == to;
+    case Casting::kSafe:
+      return PromoteTypes(from, to) == to;
+    case Casting::kSameKind:
+      return PromoteTypes(from, to) == to || KindOf(from) <= KindOf(to);
+    case Casting::kUnsafe:
+      return true;
+  }
+  return false;
+}
+
+int FloatTypeFor(int flag) {
+  const Info i = InfoOf(flag);
+  if (i.kind == DTypeKind::kFloat) return flag;
+  return FloatFlag(FloatBitsFor(i));
+}
+
+}  // namespace shade
