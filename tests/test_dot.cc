@@ -224,6 +224,16 @@ TEST(DotErrors, ShapesAreNamed) {
     alias = dot(a, b2);
   });
   EXPECT_NE(msg.find("overlaps"), std::string::npos) << msg;
+  {  // Memory right after an operand's last row (inside its pitch span only) is not an overlap.
+    std::vector<float> pool(64, 1.f);
+    Tensor<cpu, 2> pa(pool.data(), Shape2(2, 3), 8, nullptr);  // spans elements [0, 11)
+    Tensor<cpu, 2> pb(pool.data() + 40, Shape2(3, 2));
+    Tensor<cpu, 2> pc(pool.data() + 11, Shape2(2, 2));
+    EXPECT_NO_THROW(pc = dot(pa, pb));
+    EXPECT_EQ(pool[11], 3.f);
+    Tensor<cpu, 2> pd(pool.data() + 10, Shape2(2, 2));
+    EXPECT_THROW(pd = dot(pa, pb), shade::Error);
+  }
   Tensor<cpu, 1> v3(buf.data() + 100, Shape1(3)), v4(buf.data() + 110, Shape1(4));
   Tensor<cpu, 1> y2(out.data() + 50, Shape1(2)), y5(out.data() + 60, Shape1(5));
   msg = Message([&] { y2 = dot(a, v4); });

@@ -321,6 +321,24 @@ TYPED_TEST(ExprTest, EmptyTensorsAndRank1And4) {
   }
 }
 
+TEST(Float16, MapsComputeThroughFloat) {
+  using shade::half_t;
+  using shade::bf16_t;
+  half_t hx[6], hy[6];
+  bf16_t bx[6];
+  for (int i = 0; i < 6; ++i) hy[i] = half_t(0.5f * float(i) - 1.f);
+  Tensor<cpu, 2, half_t> x(hx, Shape2(2, 3)), y(hy, Shape2(2, 3));
+  Tensor<cpu, 2, bf16_t> bxt(bx, Shape2(2, 3));
+  x = y * half_t(2) + F<shade::op::square>(y) - scalar(half_t(0.25f));
+  x += F<shade::op::exp>(y) * half_t(0);
+  bxt = tcast<bf16_t>(F<shade::op::relu>(y));
+  for (int i = 0; i < 6; ++i) {
+    const float v = 0.5f * float(i) - 1.f;
+    EXPECT_EQ(float(hx[i]), float(half_t(float(half_t(float(half_t(2 * v)) + float(half_t(v * v)))) - 0.25f)));
+    EXPECT_EQ(float(bx[i]), v > 0 ? v : 0.f);
+  }
+}
+
 TEST(ShapeCheckErrors, NameBothShapes) {
   std::vector<float> m(64);
   Tensor<cpu, 2> a(m.data(), Shape2(2, 3)), b(m.data(), Shape2(3, 2)), c(m.data(), Shape2(2, 3));

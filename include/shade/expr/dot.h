@@ -53,13 +53,18 @@ constexpr bool CheckDotTypes() {
 }
 
 /*! \brief Throws when the memory of `dst` overlaps `src` (BLAS must not write its input). */
+template <typename T>
+inline index_t SpanElements(const T& t) {  // first to one past the last element, pitch included
+  const auto flat = t.FlatTo2D();
+  if (flat.size(0) == 0 || flat.size(1) == 0) return 0;
+  return (flat.size(0) - 1) * flat.stride_ + flat.size(1);
+}
 template <typename TD, typename TS>
 inline void CheckNoOverlap(const TD& dst, const TS& src, const char* name) {
+  const index_t dn = SpanElements(dst), sn = SpanElements(src);
   const auto* d0 = dst.dptr_;
-  const auto* d1 = dst.dptr_ + dst.MSize();
   const auto* s0 = src.dptr_;
-  const auto* s1 = src.dptr_ + src.MSize();
-  SHADE_CHECK(dst.MSize() == 0 || src.MSize() == 0 || d1 <= s0 || s1 <= d0)
+  SHADE_CHECK(dn == 0 || sn == 0 || d0 + dn <= s0 || s0 + sn <= d0)
       << "dot: the destination (shape " << dst.shape_ << ") overlaps the " << name
       << " operand (shape " << src.shape_ << "); write the product to another tensor";
 }
