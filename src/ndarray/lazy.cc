@@ -627,7 +627,7 @@ Expr::Expr(const WeakScalar& s) {
 }
 
 int Expr::Append(Expr&& o) {
-  SHADE_CHECK_LE(num_nodes_ + o.num_nodes_, kMaxNodes - 1)
+  SHADE_CHECK_LE(int{num_nodes_} + o.num_nodes_, kMaxNodes - 1)
       << "Expr: more than " << kMaxNodes << " nodes in one expression; evaluate a part first";
   const int base = num_nodes_;
   for (int i = 0; i < o.num_nodes_; ++i) {
@@ -638,14 +638,14 @@ int Expr::Append(Expr&& o) {
         if (arrays_[k].is_same(o.arrays_[nd.index])) slot = k;
       }
       if (slot < 0) {
-        SHADE_CHECK_LT(num_arrays_, kMaxArrays)
+        SHADE_CHECK_LT(int{num_arrays_}, kMaxArrays)
             << "Expr: more than " << kMaxArrays << " arrays in one expression; evaluate a part first";
         slot = num_arrays_++;
         arrays_[slot] = std::move(o.arrays_[nd.index]);
       }
       nd.index = static_cast<std::int8_t>(slot);
     } else if (nd.kind == NodeKind::kScalar) {
-      SHADE_CHECK_LT(num_scalars_, kMaxScalars)
+      SHADE_CHECK_LT(int{num_scalars_}, kMaxScalars)
           << "Expr: more than " << kMaxScalars << " scalars in one expression";
       scalars_[num_scalars_] = o.scalars_[nd.index];
       nd.index = num_scalars_++;
@@ -661,7 +661,7 @@ int Expr::Append(Expr&& o) {
 
 Expr Expr::Make(OpCode op, Expr a) {
   SHADE_CHECK_EQ(Info(op).arity, 1) << "Expr::Make: " << Info(op).name << " is not unary";
-  SHADE_CHECK_LE(a.num_nodes_, kMaxNodes - 1)
+  SHADE_CHECK_LE(int{a.num_nodes_}, kMaxNodes - 1)
       << "Expr: more than " << kMaxNodes << " nodes in one expression; evaluate a part first";
   const int r = a.num_nodes_ - 1;
   a.nodes_[a.num_nodes_++] = Node{NodeKind::kOp, op, {static_cast<std::int8_t>(r), -1, -1}, 0};
