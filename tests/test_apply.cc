@@ -233,10 +233,18 @@ TEST(Apply, TiledTransposeCopiesMatch) {
       dst.copy_(src.transpose(0, 1));  // tiled plan, cast double -> float
       NDArray same = NDArray::Empty<double>({70, rows});
       same.copy_(src.transpose(0, 1));  // tiled plan, raw 8-byte words
+      NDArray back = NDArray::Empty<float>({rows, 70});
+      back.copy_(dst.transpose(0, 1));  // tiled plan, 4-byte words: register-blocked 8x8 tiles
+      NDArray part = NDArray::Empty<float>({rows - 3, 61});
+      part.copy_(dst.transpose(0, 1).narrow(0, 2, rows - 3).narrow(1, 5, 61));  // ragged edges
       for (index_t i = 0; i < 70; ++i) {
         for (index_t j = 0; j < rows; ++j) {
           ASSERT_EQ(dst.at<float>(i, j), static_cast<float>(j * 70 + i));
           ASSERT_EQ(same.at<double>(i, j), static_cast<double>(j * 70 + i));
+          ASSERT_EQ(back.at<float>(j, i), static_cast<float>(j * 70 + i));
+          if (j >= 2 && j < rows - 1 && i >= 5 && i < 66) {
+            ASSERT_EQ(part.at<float>(j - 2, i - 5), static_cast<float>(j * 70 + i));
+          }
         }
       }
     }

@@ -27,6 +27,7 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -60,6 +61,30 @@ struct StridedRun {
   /*! \brief True when every stride equals its operand's element size. */
   bool contiguous;
 };
+
+/*!
+ * \brief A block of runs handed to kernels that provide `Tile(const StridedTile<N>&)` (used
+ *  for tiled plans, e.g. a register-blocked transpose); other kernels get the rows as runs.
+ */
+template <int N>
+struct StridedTile {
+  /*! \brief Pointer to element (0, 0), per operand. */
+  std::array<char*, N> data;
+  /*! \brief Byte stride between rows (the second-innermost dimension), per operand. */
+  std::array<index_t, N> row_stride;
+  /*! \brief Byte stride between columns (the run direction), per operand. */
+  std::array<index_t, N> col_stride;
+  /*! \brief Rows and columns of the block. */
+  index_t rows, cols;
+};
+
+namespace detail {
+template <typename K, int N, typename = void>
+struct HasTileKernel : std::false_type {};
+template <typename K, int N>
+struct HasTileKernel<K, N, decltype(void(std::declval<K&>().Tile(std::declval<const StridedTile<N>&>())))>
+    : std::true_type {};
+}  // namespace detail
 
 /*! \brief The engine's iteration plan: collapsed dimensions and byte strides (see file comment). */
 struct ApplyPlan {
@@ -170,6 +195,18 @@ void ApplyTiles(const ApplyPlan& p, const std::array<char*, N>& base, index_t b,
     const index_t r0 = rb * t, r1 = std::min(rows, r0 + t);
     const index_t c0 = cb * t;
     run.n = std::min(t, cols - c0);
+    if constexpr (HasTileKernel<Kernel, N>::value) {
+      StridedTile<N> tile;
+      for (int o = 0; o < N; ++o) {
+        tile.row_stride[o] = st[(nd - 2) * N + o];
+        tile.col_stride[o] = st[(nd - 1) * N + o];
+        tile.data[o] = ptr[o] + r0 * tile.row_stride[o] + c0 * tile.col_stride[o];
+      }
+      tile.rows = r1 - r0;
+      tile.cols = run.n;
+      k.Tile(static_cast<const StridedTile<N>&>(tile));
+      continue;
+    }
     for (index_t r = r0; r < r1; ++r) {
       for (int o = 0; o < N; ++o) {
         run.data[o] = ptr[o] + r * st[(nd - 2) * N + o] + c0 * st[(nd - 1) * N + o];
