@@ -154,7 +154,6 @@ class TensorContainer : public Tensor<Device, dimension, DType> {
       : Tensor<Device, dimension, DType>(src), pad_(src.pad_), capacity_(src.capacity_) {
     src.dptr_ = nullptr;
     src.capacity_ = 0;
-    src.shape_ = Shape<dimension>();
     for (int i = 0; i < dimension; ++i) src.shape_[i] = 0;
     src.stride_ = 0;
   }
