@@ -3,9 +3,11 @@
 // empty shapes, and every error path (bad index values, lengths).
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 
 #include "ext_test_util.h"
+#include "shade/compat/mshadow.h"
 #include "shade/expr/ext/choose_row.h"
 #include "shade/expr/ext/one_hot.h"
 
@@ -109,6 +111,80 @@ TEST(MiscErrors, IndicesAndLengths) {
   EXPECT_NE(m.find("value length"), std::string::npos) << m;
   m = ErrorOf([&] { (void)mat_fill_row_element(src.t, val.t, four.t); });
   EXPECT_NE(m.find("index length"), std::string::npos) << m;
+}
+
+// An mshadow program (a tiny conv + pool + dense + softmax step) compiles through the compat
+// header unchanged, and its loss matches the same steps computed with naive loops.
+namespace mshadow_style {
+using namespace mshadow;        // NOLINT(build/namespaces)
+using namespace mshadow::expr;  // NOLINT(build/namespaces)
+struct Result {
+  float loss;
+  std::vector<float> img, wconv, w;
+};
+Result Forward(int seed) {
+  Random<cpu, float> rnd(seed);
+  TensorContainer<cpu, 4> img(Shape4(2, 1, 6, 6));
+  TensorContainer<cpu, 2> wconv(Shape2(3, 9)), col(Shape2(9, 2 * 4 * 4)), out(Shape2(3, 32));
+  TensorContainer<cpu, 4> act(Shape4(2, 3, 4, 4)), pooled(Shape4(2, 3, 2, 2));
+  TensorContainer<cpu, 1> bias(Shape1(3)), label(Shape1(2));
+  TensorContainer<cpu, 2> flat(Shape2(2, 12)), w(Shape2(12, 4)), prob(Shape2(2, 4));
+  rnd.SampleUniform(&img, -1.0f, 1.0f);
+  rnd.SampleGaussian(&wconv, 0.0f, 0.5f);
+  rnd.SampleGaussian(&w, 0.0f, 0.5f);
+  bias = 0.1f;
+  col = unpack_patch2col(img, 3, 3, 1, 1, 1, 1);
+  out = dot(wconv, col);
+  act = swapaxis<1, 0>(reshape(out, Shape4(3, 2, 4, 4))) + broadcast<1>(bias, act.shape_);
+  pooled = pool<red::maximum>(act, 2, 2, 2, 2);
+  flat = reshape(pooled, flat.shape_);
+  prob = dot(flat, w);
+  Softmax(prob, prob);
+  label[0] = 1;
+  label[1] = 3;
+  TensorContainer<cpu, 1> p(Shape1(2));
+  p = mat_choose_row_element(prob, label);
+  Result r;
+  r.loss = -(std::log(p[0]) + std::log(p[1]));
+  for (index_t i = 0; i < 72; ++i) r.img.push_back(img.dptr_[(i / 6) * img.stride_ + i % 6]);
+  for (index_t i = 0; i < 27; ++i) r.wconv.push_back(wconv.dptr_[(i / 9) * wconv.stride_ + i % 9]);
+  for (index_t i = 0; i < 48; ++i) r.w.push_back(w.dptr_[(i / 4) * w.stride_ + i % 4]);
+  return r;
+}
+}  // namespace mshadow_style
+
+TEST(MshadowCompat, ProgramCompilesAndMatchesNaiveLoops) {
+  const auto r = mshadow_style::Forward(1);
+  EXPECT_EQ(r.loss, mshadow_style::Forward(1).loss);
+  // naive: conv 3x3 valid (1 channel), + bias 0.1, 2x2 max pool, dense 12x4, softmax, -log p
+  double loss = 0;
+  const int labels[2] = {1, 3};
+  for (int n = 0; n < 2; ++n) {
+    double flat[12];
+    for (int c = 0; c < 3; ++c)
+      for (int py = 0; py < 2; ++py)
+        for (int px = 0; px < 2; ++px) {
+          double m = -1e300;
+          for (int y = py * 2; y < py * 2 + 2; ++y)
+            for (int x = px * 2; x < px * 2 + 2; ++x) {
+              double a = 0.1;
+              for (int ky = 0; ky < 3; ++ky)
+                for (int kx = 0; kx < 3; ++kx)
+                  a += double(r.wconv[size_t(c * 9 + ky * 3 + kx)]) * r.img[size_t(n * 36 + (y + ky) * 6 + x + kx)];
+              m = std::max(m, a);
+            }
+          flat[(c * 2 + py) * 2 + px] = m;
+        }
+    double z[4], mx = -1e300, sum = 0;
+    for (int j = 0; j < 4; ++j) {
+      z[j] = 0;
+      for (int i = 0; i < 12; ++i) z[j] += flat[i] * r.w[size_t(i * 4 + j)];
+      mx = std::max(mx, z[j]);
+    }
+    for (int j = 0; j < 4; ++j) sum += std::exp(z[j] - mx);
+    loss -= z[labels[n]] - mx - std::log(sum);
+  }
+  EXPECT_NEAR(r.loss, loss, 1e-4 * std::max(1.0, loss));
 }
 
 }  // namespace

@@ -30,6 +30,8 @@
 #include "shade/tensor/tensor_blob.h"
 #include "shade/expr/expression.h"
 #include "shade/expr/engine.h"
+#include "shade/expr/extension.h"
+#include "shade/random/random.h"
 #include "shade/base/type_meta.h"
 #include "shade/memory/intrusive_ptr.h"
 #include "shade/memory/storage.h"

@@ -22,6 +22,10 @@
 #include "shade/tensor/tensor.h"
 #include "shade/tensor/tensor_blob.h"
 #include "shade/tensor/tensor_cpu.h"
+// Extensions and Random (mshadow::expr::broadcast, pool, ..., mshadow::Softmax, mshadow::Random):
+// the using-directives below bring their names in.
+#include "shade/expr/extension.h"
+#include "shade/random/random.h"
 
 namespace mshadow {
 using namespace shade;  // NOLINT(build/namespaces): the whole point is to alias the namespace
