@@ -1,0 +1,89 @@
+/*!
+ * \file mlp.h
+ * \brief The multilayer perceptron 784-256-128-10 (ReLU, softmax cross-entropy), written with
+ *  shade's expression templates, trained by SGD with momentum.
+ *
+ * Weights are stored input-major (W is fan_in x fan_out), so a layer is `dot(x, W)` plus
+ * `repmat(b, batch)`; PyTorch's Linear stores the transpose, which does not change the
+ * arithmetic. Momentum follows PyTorch's SGD: v = momentum * v + grad, w -= lr * v.
+ */
+#ifndef SHADE_EXAMPLES_FASHION_MNIST_MLP_H_
+#define SHADE_EXAMPLES_FASHION_MNIST_MLP_H_
+
+#include <cmath>
+#include <string>
+
+#include "layers.h"
+
+namespace fashion_mnist {
+
+/*! \brief The MLP: three dense layers, ReLU between them. */
+class Mlp : public Model {
+ public:
+  /*! \brief Buffers for batches of up to `max_batch` images. */
+  explicit Mlp(shade::index_t max_batch)
+      : fc1_(kImageSize, 256), fc2_(256, 128), fc3_(128, kClasses), max_batch_(max_batch),
+        a1_(shade::Shape2(max_batch, 256)), a2_(shade::Shape2(max_batch, 128)),
+        out_(shade::Shape2(max_batch, kClasses)), d1_(shade::Shape2(max_batch, 256)),
+        d2_(shade::Shape2(max_batch, 128)), d3_(shade::Shape2(max_batch, kClasses)) {}
+
+  const char* name() const override { return "mlp"; }
+  shade::index_t max_batch() const override { return max_batch_; }
+
+  void Init(Rng* rnd) override {
+    fc1_.Init(rnd);
+    fc2_.Init(rnd);
+    fc3_.Init(rnd);
+  }
+
+  void Forward(const Matrix& x, Matrix* logits) override {
+    using namespace shade::expr;  // NOLINT(build/namespaces)
+    const shade::index_t b = x.size(0);
+    Matrix a1 = a1_.Slice(0, b), a2 = a2_.Slice(0, b);
+    fc1_.Forward(x, &a1);
+    a1 = F<shade::op::relu>(a1);
+    fc2_.Forward(a1, &a2);
+    a2 = F<shade::op::relu>(a2);
+    fc3_.Forward(a2, logits);
+  }
+
+  float TrainStep(const Matrix& x, const Vector& labels, float lr, float momentum) override {
+    using namespace shade::expr;  // NOLINT(build/namespaces)
+    const shade::index_t b = x.size(0);
+    Matrix out = out_.Slice(0, b);
+    Forward(x, &out);
+    Matrix a1 = a1_.Slice(0, b), a2 = a2_.Slice(0, b);
+    Matrix d1 = d1_.Slice(0, b), d2 = d2_.Slice(0, b), d3 = d3_.Slice(0, b);
+    const float loss = SoftmaxCrossEntropy(out, labels, &d3);
+    // Backward: each layer's input gradient is taken before its weights move.
+    fc3_.Backward(a2, d3, &d2, momentum);
+    d2 *= F<relu_grad>(a2);
+    fc2_.Backward(a1, d2, &d1, momentum);
+    d1 *= F<relu_grad>(a1);
+    fc1_.Backward(x, d1, nullptr, momentum);
+    fc1_.Update(lr);
+    fc2_.Update(lr);
+    fc3_.Update(lr);
+    return loss;
+  }
+
+  void Save(shade::io::Stream* fo) const override {
+    fc1_.Save(fo);
+    fc2_.Save(fo);
+    fc3_.Save(fo);
+  }
+  void Load(shade::io::Stream* fi) override {
+    fc1_.Load(fi, "fc1");
+    fc2_.Load(fi, "fc2");
+    fc3_.Load(fi, "fc3");
+  }
+
+ private:
+  Dense fc1_, fc2_, fc3_;
+  shade::index_t max_batch_;
+  MatrixContainer a1_, a2_, out_, d1_, d2_, d3_;
+};
+
+}  // namespace fashion_mnist
+
+#endif  // SHADE_EXAMPLES_FASHION_MNIST_MLP_H_
