@@ -6,7 +6,7 @@ cd "$(dirname "$0")/.."
 export DEBIAN_FRONTEND=noninteractive
 apt-get update -qq
 apt-get install -y -qq cmake g++ make libgtest-dev libopenblas-dev libhwy-dev nlohmann-json3-dev \
-  zlib1g-dev libzip-dev libdlpack-dev python3-numpy >/dev/null
+  zlib1g-dev libzip-dev libdlpack-dev python3-numpy dataset-fashion-mnist >/dev/null
 export OPENBLAS_CORETYPE=Haswell
 sanitize="${SHADE_SANITIZE:-}"
 build_dir=build${sanitize:+-asan}

@@ -6,6 +6,7 @@
 #ifndef SHADE_EXAMPLES_FASHION_MNIST_CHECKPOINT_H_
 #define SHADE_EXAMPLES_FASHION_MNIST_CHECKPOINT_H_
 
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -27,7 +28,10 @@ inline const char kCheckpointTag[8] = {'S', 'H', 'A', 'D', 'E', 'F', 'M', '1'};
  */
 inline void CheckWritable(const std::string& path) {
   SHADE_CHECK(!path.empty()) << "--save: empty path";
-  if (::access(path.c_str(), F_OK) == 0) {
+  struct stat st;
+  if (::stat(path.c_str(), &st) == 0) {
+    SHADE_CHECK(!S_ISDIR(st.st_mode)) << "--save: " << path
+                                      << " is a directory; give a file name";
     if (::access(path.c_str(), W_OK) != 0) {
       const int err = errno;
       SHADE_THROW << "--save: cannot write " << path << ": " << std::strerror(err)

@@ -243,7 +243,7 @@ inline Split LoadSplit(const std::string& dir, const std::string& prefix) {
   Split s;
   s.count = img.count;
   s.images.resize(img.pixels.size());
-  for (std::size_t i = 0; i < img.pixels.size(); ++i) s.images[i] = img.pixels[i] * (1.0f / 255.0f);
+  for (std::size_t i = 0; i < img.pixels.size(); ++i) s.images[i] = img.pixels[i] / 255.0f;
   s.labels = std::move(lab.labels);
   return s;
 }
