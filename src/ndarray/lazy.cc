@@ -614,16 +614,39 @@ int OpArity(OpCode op) { return Info(op).arity; }
 Expr::Expr(const NDArray& a) {
   SHADE_CHECK(a.defined()) << "elementwise op: an operand is an undefined NDArray";
   nodes_[0] = Node{NodeKind::kArray, OpCode::kAdd, {-1, -1, -1}, 0};
-  arrays_[0] = a;
+  new (arrays()) NDArray(a);
   num_nodes_ = 1;
   num_arrays_ = 1;
 }
 
 Expr::Expr(const WeakScalar& s) {
   nodes_[0] = Node{NodeKind::kScalar, OpCode::kAdd, {-1, -1, -1}, 0};
-  scalars_[0] = s;
+  new (scalars()) WeakScalar(s);
   num_nodes_ = 1;
   num_scalars_ = 1;
+}
+
+void Expr::CopyFrom(const Expr& o) {
+  std::copy(o.nodes_, o.nodes_ + o.num_nodes_, nodes_);
+  std::memcpy(static_cast<void*>(scalars()), o.scalars(), sizeof(WeakScalar) * static_cast<std::size_t>(o.num_scalars_));
+  for (int k = 0; k < o.num_arrays_; ++k) new (arrays() + k) NDArray(o.arrays()[k]);
+  num_nodes_ = o.num_nodes_;
+  num_arrays_ = o.num_arrays_;
+  num_scalars_ = o.num_scalars_;
+}
+
+void Expr::MoveFrom(Expr&& o) noexcept {
+  std::copy(o.nodes_, o.nodes_ + o.num_nodes_, nodes_);
+  std::memcpy(static_cast<void*>(scalars()), o.scalars(), sizeof(WeakScalar) * static_cast<std::size_t>(o.num_scalars_));
+  for (int k = 0; k < o.num_arrays_; ++k) new (arrays() + k) NDArray(std::move(o.arrays()[k]));
+  num_nodes_ = o.num_nodes_;
+  num_arrays_ = o.num_arrays_;
+  num_scalars_ = o.num_scalars_;
+}
+
+void Expr::Clear() noexcept {
+  for (int k = 0; k < num_arrays_; ++k) arrays()[k].~NDArray();
+  num_nodes_ = num_arrays_ = num_scalars_ = 0;
 }
 
 int Expr::Append(Expr&& o) {
@@ -635,19 +658,20 @@ int Expr::Append(Expr&& o) {
     if (nd.kind == NodeKind::kArray) {
       int slot = -1;
       for (int k = 0; k < num_arrays_; ++k) {
-        if (arrays_[k].is_same(o.arrays_[nd.index])) slot = k;
+        if (arrays()[k].is_same(o.arrays()[nd.index])) slot = k;
       }
       if (slot < 0) {
         SHADE_CHECK_LT(int{num_arrays_}, kMaxArrays)
             << "Expr: more than " << kMaxArrays << " arrays in one expression; evaluate a part first";
-        slot = num_arrays_++;
-        arrays_[slot] = std::move(o.arrays_[nd.index]);
+        slot = num_arrays_;
+        new (arrays() + slot) NDArray(std::move(o.arrays()[nd.index]));
+        ++num_arrays_;
       }
       nd.index = static_cast<std::int8_t>(slot);
     } else if (nd.kind == NodeKind::kScalar) {
       SHADE_CHECK_LT(int{num_scalars_}, kMaxScalars)
           << "Expr: more than " << kMaxScalars << " scalars in one expression";
-      scalars_[num_scalars_] = o.scalars_[nd.index];
+      new (scalars() + num_scalars_) WeakScalar(o.scalars()[nd.index]);
       nd.index = num_scalars_++;
     } else {
       for (int k = 0; k < 3; ++k) {
@@ -709,7 +733,7 @@ NDArray Expr::eval() const {
   NDArray out = NDArray::Empty(IndexSpan(r.shape[root], static_cast<std::size_t>(r.ndim[root])),
                                r.dtype[root]);
   // A fresh output shares memory with no input.
-  Run(*this, r, out, arrays_.data());
+  Run(*this, r, out, arrays());
   return out;
 }
 

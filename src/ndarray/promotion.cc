@@ -18,7 +18,7 @@ struct Info {
   bool bf16;
 };
 
-Info InfoOf(int flag) {
+Info ComputeInfo(int flag) {
   return DispatchDType(flag, [](auto tag) {
     using T = typename decltype(tag)::type;
     DTypeKind k;
@@ -33,6 +33,20 @@ Info InfoOf(int flag) {
     }
     return Info{k, static_cast<int>(sizeof(T) * 8), std::is_same<T, bf16_t>::value};
   });
+}
+
+// Read once per dtype: promotion runs on every elementwise op, including 4-element ones.
+struct InfoTable {
+  Info info[kNumTypeFlags];
+  InfoTable() {
+    for (int f = 0; f < kNumTypeFlags; ++f) info[f] = ComputeInfo(f);
+  }
+};
+
+Info InfoOf(int flag) {
+  static const InfoTable table;
+  if (!IsValidTypeFlag(flag)) return ComputeInfo(flag);  // throws naming the flag
+  return table.info[flag];
 }
 
 int SignedFlag(int bits) {

@@ -24,6 +24,8 @@
 #define SHADE_NDARRAY_LAZY_H_
 
 #include <array>
+#include <new>
+#include <utility>
 #include <cstdint>
 #include <limits>
 #include <type_traits>
@@ -87,6 +89,8 @@ struct WeakScalar {
   }
 };
 
+static_assert(std::is_trivially_copyable<WeakScalar>::value, "WeakScalar is copied as bytes");
+
 /*! \brief The lazy expression (see the file comment). */
 class Expr {
  public:
@@ -114,6 +118,28 @@ class Expr {
   Expr(T v) : Expr(WeakScalar::From(v)) {}  // NOLINT(runtime/explicit): scalars are operands
   /*! \brief A weak scalar leaf. */
   explicit Expr(const WeakScalar& s);
+  /*! \brief Copies the tree; the arrays are shared (refcount). */
+  Expr(const Expr& o) { CopyFrom(o); }
+  /*! \brief Moves the tree. */
+  Expr(Expr&& o) noexcept { MoveFrom(std::move(o)); }
+  /*! \brief Copy assignment. */
+  Expr& operator=(const Expr& o) {
+    if (this != &o) {
+      Expr tmp(o);
+      Clear();
+      MoveFrom(std::move(tmp));
+    }
+    return *this;
+  }
+  /*! \brief Move assignment. */
+  Expr& operator=(Expr&& o) noexcept {
+    if (this != &o) {
+      Clear();
+      MoveFrom(std::move(o));
+    }
+    return *this;
+  }
+  ~Expr() { Clear(); }
 
   /*! \brief The node `op(args...)` (checks the arity). */
   static Expr Make(OpCode op, Expr a);
@@ -142,20 +168,32 @@ class Expr {
   /*! \brief Node i. */
   const Node& node(int i) const noexcept { return nodes_[i]; }
   /*! \brief Array leaf slot i. */
-  const NDArray& array(int i) const noexcept { return arrays_[i]; }
+  const NDArray& array(int i) const noexcept { return arrays()[i]; }
   /*! \brief Number of array slots. */
   int num_arrays() const noexcept { return num_arrays_; }
   /*! \brief Scalar leaf slot i. */
-  const WeakScalar& scalar(int i) const noexcept { return scalars_[i]; }
+  const WeakScalar& scalar(int i) const noexcept { return scalars()[i]; }
 
  private:
-  Expr() = default;
+  Expr() noexcept {}  // NOLINT: slots are constructed as they are filled
   // Appends `o`'s nodes after this one's; returns the index of o's root here.
   int Append(Expr&& o);
+  NDArray* arrays() noexcept { return reinterpret_cast<NDArray*>(array_storage_); }
+  const NDArray* arrays() const noexcept { return reinterpret_cast<const NDArray*>(array_storage_); }
+  WeakScalar* scalars() noexcept { return reinterpret_cast<WeakScalar*>(scalar_storage_); }
+  const WeakScalar* scalars() const noexcept {
+    return reinterpret_cast<const WeakScalar*>(scalar_storage_);
+  }
+  void CopyFrom(const Expr& o);
+  void MoveFrom(Expr&& o) noexcept;
+  void Clear() noexcept;
 
-  std::array<Node, kMaxNodes> nodes_;
-  std::array<NDArray, kMaxArrays> arrays_;
-  std::array<WeakScalar, kMaxScalars> scalars_;
+  // Only the first num_nodes_ / num_arrays_ / num_scalars_ slots are live: building, moving
+  // and destroying an Expr touches what it uses, not its capacity (a 4-element add must cost
+  // tens of nanoseconds, not hundreds).
+  Node nodes_[kMaxNodes];
+  alignas(NDArray) unsigned char array_storage_[kMaxArrays * sizeof(NDArray)];
+  alignas(WeakScalar) unsigned char scalar_storage_[kMaxScalars * sizeof(WeakScalar)];
   std::int8_t num_nodes_ = 0;
   std::int8_t num_arrays_ = 0;
   std::int8_t num_scalars_ = 0;

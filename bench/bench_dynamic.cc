@@ -1,0 +1,153 @@
+// Dynamic (NDArray) elementwise ops against LibTorch eager and shade's static expression
+// templates, in the same binary:
+//  - the fused 5-op expression a*b + exp(x) - a/x on 2^24 float32 elements (LibTorch runs 5
+//    kernels with 4 temporaries; shade one pass; the static path is Tensor expression templates);
+//  - broadcast add (N,1) + (1,N) at N = 4096;
+//  - dynamic add of two 4-element tensors, the result allocated (and with out=).
+// range(0) is the thread count of every library.
+#include <benchmark/benchmark.h>
+
+#include <cstring>
+
+#include "bench/common.h"
+#include "shade/ndarray/ops.h"
+#include "shade/tensor/tensor.h"
+
+namespace {
+
+using shade::index_t;
+using shade::NDArray;
+using shade_bench::SetThreads;
+
+constexpr index_t kBig = index_t(1) << 24;
+constexpr index_t kBcast = 4096;
+
+NDArray Fill(std::vector<index_t> shape, double lo, double hi) {
+  NDArray a = NDArray::Empty<float>(shape);
+  shade_bench::Buffer<float> b(a.numel(), lo, hi);
+  std::memcpy(a.data_ptr(), b.data(), a.nbytes());
+  return a;
+}
+
+// ------------------------------------------------------------------ fused 5-op expression
+void BM_Fused5_shade_alloc(benchmark::State& st) {
+  SetThreads(static_cast<int>(st.range(0)));
+  NDArray a = Fill({kBig}, -1, 1), b = Fill({kBig}, -1, 1), x = Fill({kBig}, 0.5, 1.5);
+  for (auto _ : st) {
+    NDArray c = a * b + shade::exp(x) - a / x;
+    benchmark::DoNotOptimize(c.data_ptr());
+  }
+  shade_bench::SetBytes(st, 4.0 * 4 * kBig);
+}
+BENCHMARK(BM_Fused5_shade_alloc)->Arg(1)->Arg(2)->Unit(benchmark::kMillisecond)->UseRealTime();
+
+void BM_Fused5_shade_out(benchmark::State& st) {
+  SetThreads(static_cast<int>(st.range(0)));
+  NDArray a = Fill({kBig}, -1, 1), b = Fill({kBig}, -1, 1), x = Fill({kBig}, 0.5, 1.5);
+  NDArray c = NDArray::Empty<float>({kBig});
+  for (auto _ : st) {
+    (a * b + shade::exp(x) - a / x).eval(c);
+    benchmark::DoNotOptimize(c.data_ptr());
+  }
+  shade_bench::SetBytes(st, 4.0 * 4 * kBig);
+}
+BENCHMARK(BM_Fused5_shade_out)->Arg(1)->Arg(2)->Unit(benchmark::kMillisecond)->UseRealTime();
+
+void BM_Fused5_static(benchmark::State& st) {
+  using namespace shade::expr;  // NOLINT(build/namespaces)
+  SetThreads(static_cast<int>(st.range(0)));
+  shade_bench::Buffer<float> ba(kBig, -1, 1), bb(kBig, -1, 1), bx(kBig, 0.5, 1.5), bc(kBig);
+  shade::Tensor<shade::cpu, 1, float> a(ba.data(), shade::Shape1(kBig)), b(bb.data(), shade::Shape1(kBig)),
+      x(bx.data(), shade::Shape1(kBig)), c(bc.data(), shade::Shape1(kBig));
+  for (auto _ : st) {
+    c = a * b + F<shade::op::exp>(x) - a / x;
+    benchmark::DoNotOptimize(bc.data());
+  }
+  shade_bench::SetBytes(st, 4.0 * 4 * kBig);
+}
+BENCHMARK(BM_Fused5_static)->Arg(1)->Arg(2)->Unit(benchmark::kMillisecond)->UseRealTime();
+
+#ifdef SHADE_BENCH_HAVE_TORCH
+void BM_Fused5_torch(benchmark::State& st) {
+  SetThreads(static_cast<int>(st.range(0)));
+  torch::Tensor a = torch::rand({kBig}) * 2 - 1, b = torch::rand({kBig}) * 2 - 1, x = torch::rand({kBig}) + 0.5;
+  for (auto _ : st) {
+    torch::Tensor c = a * b + torch::exp(x) - a / x;
+    benchmark::DoNotOptimize(c.data_ptr());
+  }
+  shade_bench::SetBytes(st, 4.0 * 4 * kBig);
+}
+BENCHMARK(BM_Fused5_torch)->Arg(1)->Arg(2)->Unit(benchmark::kMillisecond)->UseRealTime();
+#endif
+
+// ------------------------------------------------------------------ broadcast add
+void BM_BroadcastAdd_shade(benchmark::State& st) {
+  SetThreads(static_cast<int>(st.range(0)));
+  NDArray col = Fill({kBcast, 1}, -1, 1), row = Fill({1, kBcast}, -1, 1);
+  for (auto _ : st) {
+    NDArray c = col + row;
+    benchmark::DoNotOptimize(c.data_ptr());
+  }
+  shade_bench::SetBytes(st, 4.0 * kBcast * kBcast);
+}
+BENCHMARK(BM_BroadcastAdd_shade)->Arg(1)->Arg(2)->Unit(benchmark::kMillisecond)->UseRealTime();
+
+#ifdef SHADE_BENCH_HAVE_TORCH
+void BM_BroadcastAdd_torch(benchmark::State& st) {
+  SetThreads(static_cast<int>(st.range(0)));
+  torch::Tensor col = torch::rand({kBcast, 1}), row = torch::rand({1, kBcast});
+  for (auto _ : st) {
+    torch::Tensor c = col + row;
+    benchmark::DoNotOptimize(c.data_ptr());
+  }
+  shade_bench::SetBytes(st, 4.0 * kBcast * kBcast);
+}
+BENCHMARK(BM_BroadcastAdd_torch)->Arg(1)->Arg(2)->Unit(benchmark::kMillisecond)->UseRealTime();
+#endif
+
+// ------------------------------------------------------------------ tiny add (overhead)
+void BM_Add4_shade_alloc(benchmark::State& st) {
+  SetThreads(1);
+  NDArray a = Fill({4}, -1, 1), b = Fill({4}, -1, 1);
+  for (auto _ : st) {
+    NDArray c = a + b;
+    benchmark::DoNotOptimize(c.data_ptr());
+  }
+}
+BENCHMARK(BM_Add4_shade_alloc)->Unit(benchmark::kNanosecond);
+
+void BM_Add4_shade_out(benchmark::State& st) {
+  SetThreads(1);
+  NDArray a = Fill({4}, -1, 1), b = Fill({4}, -1, 1), c = NDArray::Empty<float>({4});
+  for (auto _ : st) {
+    shade::add(a, b, c);
+    benchmark::DoNotOptimize(c.data_ptr());
+  }
+}
+BENCHMARK(BM_Add4_shade_out)->Unit(benchmark::kNanosecond);
+
+#ifdef SHADE_BENCH_HAVE_TORCH
+void BM_Add4_torch_alloc(benchmark::State& st) {
+  SetThreads(1);
+  torch::Tensor a = torch::rand({4}), b = torch::rand({4});
+  for (auto _ : st) {
+    torch::Tensor c = a + b;
+    benchmark::DoNotOptimize(c.data_ptr());
+  }
+}
+BENCHMARK(BM_Add4_torch_alloc)->Unit(benchmark::kNanosecond);
+
+void BM_Add4_torch_out(benchmark::State& st) {
+  SetThreads(1);
+  torch::Tensor a = torch::rand({4}), b = torch::rand({4}), c = torch::empty({4});
+  for (auto _ : st) {
+    torch::add_out(c, a, b);
+    benchmark::DoNotOptimize(c.data_ptr());
+  }
+}
+BENCHMARK(BM_Add4_torch_out)->Unit(benchmark::kNanosecond);
+#endif
+
+}  // namespace
+
+BENCHMARK_MAIN();
