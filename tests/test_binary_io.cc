@@ -243,6 +243,7 @@ TEST(NDArrayBinary, BadInputsRejectedWithReason) {
       {Header(1, 0, 2, 0, {2}), "NDArray sizes"},
       {Header(1, 0, 2, 0, {-2, 2}), "negative extent"},
       {Header(1, 0, 2, 0, {INT64_MAX, 4}), "element count overflows"},
+      {Header(1, 0, 3, 0, {INT64_MAX / 2, 0, 4}), "strides would overflow"},
       {Header(1, 1, 1, 0, {INT64_MAX / 4}), "data size overflows"},
       {Header(1, 1, 2, 0, {1000000, 1000000}), "truncated"},
       {Header(1, 0, 2, 0, {2, 2}) + std::string(15, '\0'), "truncated"},

@@ -2,6 +2,7 @@
 // plus the shape/stride arrays DLTensor points to; its deleter frees that context.
 #include "shade/io/dlpack.h"
 
+#include <algorithm>
 #include <cstring>
 #include <type_traits>
 #include <vector>
@@ -72,11 +73,13 @@ NDArray WrapDLTensor(const DLTensor& t, DataDeleter release, const char* who) {
   SHADE_CHECK(t.ndim == 0 || t.shape != nullptr) << who << ": null shape for ndim " << t.ndim;
   const std::size_t itemsize = TypeFlagSize(flag);
   std::vector<index_t> sizes(static_cast<std::size_t>(t.ndim)), strides(sizes.size());
-  index_t numel = 1;
+  index_t numel = 1, nonzero = 1;
   for (int i = 0; i < t.ndim; ++i) {
     SHADE_CHECK_GE(t.shape[i], 0) << who << ": negative extent at axis " << i;
     sizes[static_cast<std::size_t>(i)] = t.shape[i];
     numel = CheckedMul(numel, t.shape[i], "DLPack element count");
+    // Strides may be derived from the non-zero extents even for an empty tensor.
+    nonzero = CheckedMul(nonzero, std::max<index_t>(t.shape[i], 1), "DLPack extents");
   }
   if (t.strides != nullptr) {
     for (int i = 0; i < t.ndim; ++i) {

@@ -43,7 +43,7 @@ NDArray LoadImpl(Stream* strm, bool exact) {
   std::int64_t sizes[kNDArrayMaxNDim];
   unsigned char raw[8 * kNDArrayMaxNDim];
   strm->ReadExact(raw, 8u * rank, "the NDArray sizes");
-  std::uint64_t count = 1;
+  std::uint64_t count = 1, strided = 1;  // strided: product of the non-zero extents
   for (std::uint32_t i = 0; i < rank; ++i) {
     std::uint64_t u = 0;
     for (int b = 7; b >= 0; --b) u = (u << 8) | raw[8 * i + static_cast<unsigned>(b)];
@@ -51,6 +51,10 @@ NDArray LoadImpl(Stream* strm, bool exact) {
     SHADE_CHECK_GE(sizes[i], 0) << name << ": negative extent at axis " << i;
     SHADE_CHECK(!__builtin_mul_overflow(count, u, &count) && count <= static_cast<std::uint64_t>(INT64_MAX))
         << name << ": NDArray element count overflows int64";
+    // Strides are built from the non-zero extents even when a zero extent empties the array.
+    SHADE_CHECK(!__builtin_mul_overflow(strided, u == 0 ? 1 : u, &strided) &&
+                strided <= static_cast<std::uint64_t>(INT64_MAX))
+        << name << ": NDArray extents overflow int64 (strides would overflow)";
   }
   const int type_flag = static_cast<int>(flag);
   const std::size_t itemsize = TypeFlagSize(type_flag);

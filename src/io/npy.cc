@@ -207,11 +207,13 @@ class DictParser {
     if (dims.size() == 1 && !trailing_comma) Throw("shape (n) is not a tuple: write (n,)");
     ++pos_;
     TShape s(dims);
-    // The element count must fit in int64 (it is multiplied by the item size later).
+    // The element count must fit in int64 (it is multiplied by the item size later), and so
+    // must the product of the non-zero extents: strides are built from it even when a zero
+    // extent makes the array empty.
     std::uint64_t count = 1;
     for (index_t d : dims) {
-      if (__builtin_mul_overflow(count, static_cast<std::uint64_t>(d), &count) ||
-          count > static_cast<std::uint64_t>(INT64_MAX)) {
+      const std::uint64_t f = static_cast<std::uint64_t>(d == 0 ? 1 : d);
+      if (__builtin_mul_overflow(count, f, &count) || count > static_cast<std::uint64_t>(INT64_MAX)) {
         Throw("shape element count overflows int64");
       }
     }

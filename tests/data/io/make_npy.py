@@ -124,6 +124,8 @@ def make_bad():
          "overflows int64"),
         ("overflow_product", header("{'descr': '<f4', 'fortran_order': False, 'shape': (4294967296, 4294967296), }"),
          "overflows int64"),
+        ("overflow_with_zero", header("{'descr': '<f4', 'fortran_order': False, 'shape': (4294967296, 0, 4294967296), }"),
+         "overflows int64"),
         ("overflow_bytes", header("{'descr': '<f8', 'fortran_order': False, 'shape': (2305843009213693952,), }"),
          "overflows int64"),
         ("huge_shape_tiny_file", header("{'descr': '<f8', 'fortran_order': False, 'shape': (1000000, 1000000), }"),
