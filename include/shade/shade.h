@@ -38,5 +38,6 @@
 #include "shade/ndarray/ndarray.h"
 #include "shade/ndarray/apply.h"
 #include "shade/ndarray/bridge.h"
+#include "shade/ndarray/ops.h"
 
 #endif  // SHADE_SHADE_H_
