@@ -32,7 +32,7 @@ PY
     ndarray_load_fuzzer) cp tests/data/io/nd/*.nd "$corpus/" 2>/dev/null || true ;;
   esac
   start=$(date +%s.%N)
-  "$build/fuzz/$target" -runs="$runs" -max_len=4096 -rss_limit_mb=2048 -timeout=10 \
+  "$build/fuzz/$target" -runs="$runs" -max_len=4096 -rss_limit_mb=2048 -timeout=10 -artifact_prefix="$build/" \
     -print_final_stats=1 "$corpus" 2>&1 | tail -n 12 | tee "$build/$target.log"
   end=$(date +%s.%N)
   echo "$target: $runs runs in $(echo "$end - $start" | bc) s: OK"
