@@ -184,6 +184,24 @@ TEST(Kernels, Cast) {
   cpu::Cast<float, float>(0, nullptr, nullptr);
 }
 
+TEST(Kernels, Transpose) {
+  for (auto rc : std::vector<std::pair<index_t, index_t>>{{0, 5}, {1, 1}, {31, 33}, {64, 96}, {100, 7}}) {
+    const index_t rows = rc.first, cols = rc.second, lds = cols + 3, ldd = rows + 2;
+    auto src = Random<float>(rows * lds, 21);
+    std::vector<float> dst(static_cast<size_t>(cols * ldd), -1.f);
+    cpu::Transpose(rows, cols, src.data(), lds, dst.data(), ldd);
+    for (index_t j = 0; j < cols; ++j) {
+      for (index_t i = 0; i < ldd; ++i) {
+        ASSERT_EQ(dst[j * ldd + i], i < rows ? src[i * lds + j] : -1.f) << i << "," << j;
+      }
+    }
+  }
+  float x = 0;
+  EXPECT_THROW(cpu::Transpose(2, 3, &x, 2, &x, 2), Error);
+  EXPECT_THROW(cpu::Transpose(2, 3, &x, 3, &x, 1), Error);
+  EXPECT_THROW(cpu::Transpose(-2, 3, &x, 3, &x, 1), Error);
+}
+
 TEST(Kernels, NegativeCountThrows) {
   float x = 0;
   auto expect_msg = [](auto fn, const char* what) {

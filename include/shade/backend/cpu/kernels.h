@@ -340,6 +340,50 @@ void Cast(index_t n, D* dst, const S* src) {
   ParallelFor(0, n, kMapGrain, [&](index_t b, index_t e) { CastRun(e - b, dst + b, src + b); });
 }
 
+/*! \brief Tile edge of the blocked transpose: a 32x32 float tile of source and destination
+ *  (2 x 4 KiB) stays in L1 while both are walked. */
+constexpr index_t kTransposeTile = 32;
+
+/*!
+ * \brief One thread: dst[j][i] = src[i][j] for a rows x cols source with row pitch lds and a
+ *  cols x rows destination with row pitch ldd, over source rows [r0, r1). Cache-blocked.
+ */
+template <class T>
+void TransposeRun(index_t r0, index_t r1, index_t cols, const T* src, index_t lds, T* dst, index_t ldd) {
+  constexpr index_t B = kTransposeTile;
+  for (index_t i0 = r0; i0 < r1; i0 += B) {
+    const index_t i1 = std::min(i0 + B, r1);
+    for (index_t j0 = 0; j0 < cols; j0 += B) {
+      const index_t j1 = std::min(j0 + B, cols);
+      if (i1 - i0 == B && j1 - j0 == B) {  // full tile: constant trip counts, unrolled by GCC
+        for (index_t j = 0; j < B; ++j) {
+          T* __restrict d = dst + (j0 + j) * ldd + i0;
+          const T* __restrict s = src + i0 * lds + j0 + j;
+          for (index_t i = 0; i < B; ++i) d[i] = s[i * lds];
+        }
+      } else {
+        for (index_t j = j0; j < j1; ++j) {
+          for (index_t i = i0; i < i1; ++i) dst[j * ldd + i] = src[i * lds + j];
+        }
+      }
+    }
+  }
+}
+
+/*! \brief Threaded blocked transpose (see TransposeRun); src and dst must not overlap. */
+template <class T>
+void Transpose(index_t rows, index_t cols, const T* src, index_t lds, T* dst, index_t ldd) {
+  SHADE_CHECK(rows >= 0 && cols >= 0) << "Transpose: negative size " << rows << "x" << cols;
+  SHADE_CHECK_GE(lds, cols) << "Transpose: source pitch smaller than its row length";
+  SHADE_CHECK_GE(ldd, rows) << "Transpose: destination pitch smaller than its row length";
+  if (rows == 0 || cols == 0) return;
+  const index_t tiles = (rows + kTransposeTile - 1) / kTransposeTile;
+  const index_t grain = std::max<index_t>(1, kMapGrain / (kTransposeTile * cols));
+  ParallelFor(0, tiles, grain, [&](index_t b, index_t e) {
+    TransposeRun(b * kTransposeTile, std::min(rows, e * kTransposeTile), cols, src, lds, dst, ldd);
+  });
+}
+
 }  // namespace cpu
 }  // namespace shade
 

@@ -1,0 +1,32 @@
+#!/bin/bash
+# Builds the benchmarks (SHADE_BUILD_BENCH=ON), runs every bench_* binary and the NumPy script
+# with repetitions, and rewrites the main table of bench/RESULTS.md from the medians.
+#   bench/run.sh [repetitions]          (default 5; build dir: build-bench, or $SHADE_BENCH_BUILD)
+# bench_gemm runs twice: with OPENBLAS_CORETYPE=Haswell (what tests/CI use) and with it unset
+# (OpenBLAS picks its AVX-512 kernels); the rows are labelled by the suffix @Haswell / @auto.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+REPS=${1:-5}
+BUILD=${SHADE_BENCH_BUILD:-build-bench}
+OUT=$BUILD/bench-results
+if [ -z "${SHADE_BENCH_NO_BUILD:-}" ]; then
+  cmake -S . -B "$BUILD" -DCMAKE_BUILD_TYPE=Release -DSHADE_BUILD_BENCH=ON -DSHADE_BUILD_TESTS=OFF \
+    -DSHADE_BUILD_EXAMPLES=OFF >/dev/null
+  cmake --build "$BUILD" -j2 --target $(cd bench && ls bench_*.cc | sed 's/\.cc$//')
+fi
+mkdir -p "$OUT"
+BIN=${SHADE_BENCH_BIN:-$BUILD/bench}
+ARGS="--benchmark_repetitions=$REPS --benchmark_report_aggregates_only=true --benchmark_min_time=0.2 --benchmark_format=json"
+for exe in "$BIN"/bench_*; do
+  name=$(basename "$exe")
+  [ -x "$exe" ] || continue
+  if [ "$name" = bench_gemm ]; then
+    OPENBLAS_CORETYPE=Haswell "$exe" $ARGS > "$OUT/$name@Haswell.json"
+    env -u OPENBLAS_CORETYPE "$exe" $ARGS > "$OUT/$name@auto.json"
+  else
+    OPENBLAS_CORETYPE=Haswell "$exe" $ARGS > "$OUT/$name.json"
+  fi
+done
+/usr/bin/python3 bench/numpy_bench.py "$REPS" > "$OUT/numpy.jsonl"
+/usr/bin/python3 bench/tabulate.py "$OUT" bench/RESULTS.md "bench/run.sh $REPS"
+echo "bench/RESULTS.md updated from $OUT"
