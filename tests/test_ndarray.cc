@@ -225,6 +225,8 @@ TEST(NDArray, BadSizesAndHugeRequests) {
   ExpectErrorContaining([] { NDArray({2, -3}); }, "size -3 of dimension 1 is negative");
   ExpectErrorContaining([] { NDArray::Empty<float>({-1}); }, "size -1 of dimension 0 is negative");
   ExpectErrorContaining([] { NDArray({index_t(1) << 32, index_t(1) << 32}); }, "overflows int64: 4294967296 * 4294967296");
+  // A zero extent empties the array, but the strides of the others would still overflow.
+  ExpectErrorContaining([] { NDArray({0, index_t(1) << 40, index_t(1) << 40}); }, "NDArray stride overflows");
   // numel fits int64 but bytes do not.
   ExpectErrorContaining([] { NDArray::Empty<double>({index_t(1) << 61}); }, "NDArray nbytes overflows");
   // A request larger than the machine: refused before allocating, naming the bytes.

@@ -67,6 +67,10 @@ class NDArrayImpl : public intrusive_ptr_target {
    */
   void SetSizesContiguous(const index_t* sizes, int ndim) {
     const index_t numel = ValidateSizes(sizes, ndim);
+    // A zero extent empties the array but the other extents still set the strides: check them
+    // before anything changes (sizes (0, 2^40, 2^40) must throw, not overflow).
+    index_t span = 1;
+    for (int d = ndim - 1; d > 0; --d) span = CheckedMul(span, std::max<index_t>(sizes[d], 1), "NDArray stride");
     SetRank(ndim);
     index_t* sz = MutableSizes();
     index_t* st = MutableStrides();
@@ -74,8 +78,8 @@ class NDArrayImpl : public intrusive_ptr_target {
     index_t stride = 1;
     for (int d = ndim - 1; d >= 0; --d) {
       st[d] = stride;
-      // Past a zero size the stride stays as if the size were 1 (no overflow, never read).
-      stride *= std::max<index_t>(sz[d], 1);
+      // A zero size counts as 1 here; the stride is never used to reach an element then.
+      if (d > 0) stride *= std::max<index_t>(sz[d], 1);
     }
     numel_ = numel;
     is_contiguous_ = true;
