@@ -19,5 +19,18 @@
 #include "shade/expr/ext/swapaxis.h"
 #include "shade/expr/ext/transpose.h"
 // Extensions of the other half of the set (slice, concat, flip, pad, ...) are listed below.
+#include "shade/expr/ext/batch_gemm.h"
+#include "shade/expr/ext/concat.h"
+#include "shade/expr/ext/crop.h"
+#include "shade/expr/ext/flip.h"
+#include "shade/expr/ext/implicit_dot.h"
+#include "shade/expr/ext/mask.h"
+#include "shade/expr/ext/mirror.h"
+#include "shade/expr/ext/pad.h"
+#include "shade/expr/ext/range.h"
+#include "shade/expr/ext/slice.h"
+#include "shade/expr/ext/take.h"
+#include "shade/expr/ext/upsampling.h"
+#include "shade/expr/ext/vector_dot.h"
 
 #endif  // SHADE_EXPR_EXTENSION_H_
