@@ -593,12 +593,17 @@ void Run(const Expr& e, const Resolved& r, const NDArray& out, const NDArray* ar
 
 void Evaluate(const Expr& e, const Resolved& r, const NDArray& out) {
   const int na = e.num_arrays();
+  bool overlap = false;
+  for (int k = 0; k < na && !overlap; ++k) overlap = HarmfulOverlap(e.array(k), out);
+  if (!overlap) {
+    Run(e, r, out, na > 0 ? &e.array(0) : nullptr);
+    return;
+  }
+  // NumPy reads an input that overlaps the output other than element for element from a
+  // copy, so the result never depends on the order elements are written.
   NDArray arrays[Expr::kMaxArrays];
   for (int k = 0; k < na; ++k) {
-    arrays[k] = e.array(k);
-    // NumPy reads an input that overlaps the output other than element for element from a
-    // copy, so the result never depends on the order elements are written.
-    if (HarmfulOverlap(arrays[k], out)) arrays[k] = arrays[k].Clone();
+    arrays[k] = HarmfulOverlap(e.array(k), out) ? e.array(k).Clone() : e.array(k);
   }
   Run(e, r, out, arrays);
 }
@@ -751,7 +756,8 @@ const NDArray& Expr::eval(const NDArray& out) const {
       << name << ": cannot cast the result from " << TypeFlagName(r.dtype[root]) << " to out's dtype "
       << TypeFlagName(out.type_flag()) << " with casting rule 'same_kind'";
   SHADE_CHECK(out.numel() == 0 || out.data_ptr() != nullptr) << name << ": out " << out << " has no memory allocated";
-  SHADE_CHECK(out.is_non_overlapping())
+  // (A contiguous array cannot overlap itself; the general test sorts the strides.)
+  SHADE_CHECK(out.is_contiguous() || out.is_non_overlapping())
       << name << ": cannot write into " << out
       << ": its elements overlap (an expanded view with zero strides, or as_strided)";
   Evaluate(*this, r, out);
