@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Times one training epoch of the Fashion-MNIST MLP (784-256-128-10, ReLU, softmax
-# cross-entropy, SGD momentum 0.9, lr 0.05, batch 128) in shade (examples/fashion_mnist) and
+# cross-entropy, SGD momentum 0.9, lr 0.1 decayed by 0.8 per epoch, batch 128) in shade (examples/fashion_mnist) and
 # in its LibTorch twin (bench/mlp_torch.cc), in the same run, at 1 and 2 threads, and prints
 # the median epoch time of each configuration.
 #
@@ -12,7 +12,8 @@
 #                   threads set to N explicitly (see bench/RESULTS.md)
 #
 # Environment: EPOCHS (default 10), RUNS (default 1), THREADS (default "1 2"),
-#              BUILD (default build-bench-mlp). Needs libtorch-dev and dataset-fashion-mnist.
+#              BUILD (default build-bench-mlp); OURS / TORCH: prebuilt binaries to use instead
+#              of building. Needs libtorch-dev and dataset-fashion-mnist.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 epochs="${EPOCHS:-10}"
@@ -22,23 +23,31 @@ build="${BUILD:-build-bench-mlp}"
 export OPENBLAS_CORETYPE="${OPENBLAS_CORETYPE:-Haswell}"
 unset OMP_NUM_THREADS OPENBLAS_NUM_THREADS
 
-cmake -S . -B "$build/shade" -DCMAKE_BUILD_TYPE=Release -DSHADE_BUILD_TESTS=OFF \
-  -DSHADE_BUILD_EXAMPLES=ON >/dev/null
-cmake --build "$build/shade" -j2 --target fashion_mnist >/dev/null
-cmake -S bench/mlp_torch -B "$build/torch" -DCMAKE_BUILD_TYPE=Release >/dev/null
-cmake --build "$build/torch" -j2 >/dev/null
-ours="$build/shade/examples/fashion_mnist/fashion_mnist"
-torch="$build/torch/mlp_torch"
+ours="${OURS:-}"
+torch="${TORCH:-}"
+if [ -z "$ours" ]; then
+  cmake -S . -B "$build/shade" -DCMAKE_BUILD_TYPE=Release -DSHADE_BUILD_TESTS=OFF \
+    -DSHADE_BUILD_EXAMPLES=ON >/dev/null
+  cmake --build "$build/shade" -j2 --target fashion_mnist >/dev/null
+  ours="$build/shade/examples/fashion_mnist/fashion_mnist"
+fi
+if [ -z "$torch" ]; then
+  cmake -S bench/mlp_torch -B "$build/torch" -DCMAKE_BUILD_TYPE=Release >/dev/null
+  cmake --build "$build/torch" -j2 >/dev/null
+  torch="$build/torch/mlp_torch"
+fi
+mkdir -p "$build"
 
 log="$build/mlp_compare.log"
 : >"$log"
-# Prints the median of the per-epoch times ("time X s") found on stdin.
-median() { grep -o 'time [0-9.]* s' | awk '{print $2}' | sort -g |
+# Prints the median of the per-epoch values "$1 X s" ($1 = time: wall, cpu: process CPU)
+# found on stdin.
+median() { grep -o "$1 [0-9.]* s" | awk '{print $2}' | sort -g |
   awk '{a[NR]=$1} END {if (NR==0) {print "nan"; exit} if (NR%2) print a[(NR+1)/2]; else printf "%.3f\n", (a[NR/2]+a[NR/2+1])/2}'; }
 # Last test accuracy printed by a run.
 accuracy() { grep -o 'test accuracy [0-9.]*' | tail -1 | awk '{print $3}'; }
 
-printf '%-8s %-14s %12s %10s\n' threads program "epoch (s)" accuracy
+printf '%-8s %-14s %12s %12s %10s\n' threads program "epoch (s)" "cpu (s)" accuracy
 for t in $threads_list; do
   for prog in shade torch-default torch-best; do
     out=""
@@ -52,7 +61,8 @@ for t in $threads_list; do
       printf '== %s threads=%s run=%s\n%s\n' "$prog" "$t" "$r" "$o" >>"$log"
       out+="$o"$'\n'
     done
-    printf '%-8s %-14s %12s %10s\n' "$t" "$prog" "$(median <<<"$out")" "$(accuracy <<<"$out")"
+    printf '%-8s %-14s %12s %12s %10s\n' "$t" "$prog" "$(median time <<<"$out")" \
+      "$(median cpu <<<"$out")" "$(accuracy <<<"$out")"
   done
 done
 echo "(per-epoch lines in $log)"

@@ -5,11 +5,13 @@
 // same data order (the shared shuffle of data.h), same per-epoch timing (the training loop
 // only; the test pass is timed apart).
 //
-// usage: mlp_torch [--epochs N] [--batch N] [--lr X] [--momentum X] [--threads N] [--seed N]
-//                  [--data_dir DIR] [--train_limit N] [--best]
+// usage: mlp_torch [--epochs N] [--batch N] [--lr X] [--lr_decay X] [--momentum X]
+//                  [--threads N] [--seed N] [--data_dir DIR] [--train_limit N] [--best]
+//                  [--blas_threads N]
 //   --threads N  torch::set_num_threads(N) (0: LibTorch's default)
-//   --best       also flush denormals and pin OpenBLAS (LibTorch's GEMM) to 1 thread per
-//                call site (see bench/RESULTS.md for which settings were fastest)
+//   --lr X, --lr_decay X: the learning rate of epoch e is lr * lr_decay^(e-1)
+//   --best       flush denormals (at::globalContext().setFlushDenormal(true))
+//   --blas_threads N  openblas_set_num_threads(N) (LibTorch's GEMM runs on OpenBLAS here)
 #include <torch/torch.h>
 
 #include <chrono>
@@ -48,7 +50,7 @@ int ArgInt(const std::string& v) { return std::atoi(v.c_str()); }
 
 int main(int argc, char** argv) {
   int epochs = 10, batch = 128, threads = 0, seed = 0, train_limit = 0, blas_threads = -1;
-  float lr = 0.05f, momentum = 0.9f;
+  float lr = 0.1f, momentum = 0.9f, lr_decay = 0.8f;
   bool best = false;
   std::string data_dir = fashion_mnist::kDefaultDataDir;
   for (int i = 1; i < argc; ++i) {
@@ -63,6 +65,7 @@ int main(int argc, char** argv) {
     if (a == "--epochs") epochs = ArgInt(next());
     else if (a == "--batch") batch = ArgInt(next());
     else if (a == "--lr") lr = std::strtof(next().c_str(), nullptr);
+    else if (a == "--lr_decay") lr_decay = std::strtof(next().c_str(), nullptr);
     else if (a == "--momentum") momentum = std::strtof(next().c_str(), nullptr);
     else if (a == "--threads") threads = ArgInt(next());
     else if (a == "--blas_threads") blas_threads = ArgInt(next());
@@ -105,6 +108,7 @@ int main(int argc, char** argv) {
               best ? " (best: denormals flushed)" : " (defaults)");
   for (int epoch = 1; epoch <= epochs; ++epoch) {
     fashion_mnist::EpochOrder(n, &rng, &order);
+    const double cpu0 = fashion_mnist::ProcessCpuSeconds();
     const auto t0 = std::chrono::steady_clock::now();
     double loss_sum = 0;
     int64_t seen = 0;
@@ -128,6 +132,7 @@ int main(int argc, char** argv) {
     }
     const double secs =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    const double cpu = fashion_mnist::ProcessCpuSeconds() - cpu0;
     int64_t correct = 0;
     {
       torch::NoGradGuard no_grad;
@@ -136,10 +141,15 @@ int main(int argc, char** argv) {
       const int64_t* pp = pred.data_ptr<int64_t>();
       for (int64_t i = 0; i < test.count; ++i) correct += pp[i] == test.labels[i];
     }
-    std::printf("epoch %d/%d loss %.4f time %.3f s %.0f img/s test accuracy %.4f\n", epoch,
-                epochs, loss_sum / static_cast<double>(seen), secs, static_cast<double>(seen) / secs,
+    std::printf("epoch %d/%d loss %.4f time %.3f s cpu %.3f s %.0f img/s test accuracy %.4f\n",
+                epoch, epochs, loss_sum / static_cast<double>(seen), secs, cpu,
+                static_cast<double>(seen) / secs,
                 static_cast<double>(correct) / static_cast<double>(test.count));
     std::fflush(stdout);
+    lr *= lr_decay;
+    for (auto& group : opt.param_groups()) {
+      static_cast<torch::optim::SGDOptions&>(group.options()).lr(lr);
+    }
   }
   return 0;
 }

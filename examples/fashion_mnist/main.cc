@@ -61,13 +61,15 @@ int Train(const TrainParam& p) {
   Trainer trainer(model.get(), static_cast<std::uint64_t>(p.seed));
   ProgressBar bar(::isatty(STDOUT_FILENO) != 0, stdout);
   double accuracy = trainer.Evaluate(test, p.test_limit);
+  float lr = p.lr;
   for (int epoch = 1; epoch <= p.epochs; ++epoch) {
     const EpochStats st =
-        trainer.TrainEpoch(train, p.train_limit, p.lr, p.momentum, epoch, p.epochs, &bar);
+        trainer.TrainEpoch(train, p.train_limit, lr, p.momentum, epoch, p.epochs, &bar);
+    lr *= p.lr_decay;
     accuracy = trainer.Evaluate(test, p.test_limit);
     bar.Clear();
-    std::printf("epoch %d/%d loss %.4f time %.3f s %.0f img/s test accuracy %.4f\n", epoch,
-                p.epochs, st.loss, st.seconds,
+    std::printf("epoch %d/%d loss %.4f time %.3f s cpu %.3f s %.0f img/s test accuracy %.4f\n",
+                epoch, p.epochs, st.loss, st.seconds, st.cpu_seconds,
                 st.seconds > 0 ? static_cast<double>(st.images) / st.seconds : 0.0, accuracy);
     std::fflush(stdout);
   }

@@ -29,6 +29,8 @@ struct TrainParam : public shade::Parameter<TrainParam> {
   int batch;
   /*! \brief SGD learning rate. */
   float lr;
+  /*! \brief Factor applied to the learning rate after every epoch. */
+  float lr_decay;
   /*! \brief SGD momentum (PyTorch's form: v = momentum * v + g; w -= lr * v). */
   float momentum;
   /*! \brief kMlp or kCnn. */
@@ -52,8 +54,10 @@ struct TrainParam : public shade::Parameter<TrainParam> {
         "Passes over the training set (0 with --load only evaluates).");
     SHADE_DECLARE_FIELD(batch).set_default(128).set_range(1, 60000).describe(
         "Images per SGD step.");
-    SHADE_DECLARE_FIELD(lr).set_default(0.05f).set_range(0.0f, 10.0f).describe(
+    SHADE_DECLARE_FIELD(lr).set_default(0.1f).set_range(0.0f, 10.0f).describe(
         "Learning rate of SGD.");
+    SHADE_DECLARE_FIELD(lr_decay).set_default(0.8f).set_range(0.0f, 1.0f).describe(
+        "The learning rate of epoch e is lr * lr_decay^(e-1).");
     SHADE_DECLARE_FIELD(momentum).set_default(0.9f).set_range(0.0f, 0.999f).describe(
         "Momentum of SGD (v = momentum * v + grad; w -= lr * v).");
     SHADE_DECLARE_FIELD(model).add_enum("mlp", kMlp).add_enum("cnn", kCnn).set_default(kMlp)

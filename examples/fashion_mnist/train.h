@@ -60,6 +60,8 @@ struct EpochStats {
   double loss = 0;
   /*! \brief Wall time of the training loop (batch assembly included, evaluation excluded). */
   double seconds = 0;
+  /*! \brief CPU time of the whole process over the training loop (all threads). */
+  double cpu_seconds = 0;
   /*! \brief Images trained on. */
   std::int64_t images = 0;
 };
@@ -82,6 +84,7 @@ class Trainer {
     const std::int64_t batch = model_->max_batch();
     EpochStats st;
     double loss_sum = 0;
+    const double cpu0 = ProcessCpuSeconds();
     const auto t0 = std::chrono::steady_clock::now();
     for (std::int64_t start = 0; start < n; start += batch) {
       const std::int64_t b = std::min(batch, n - start);
@@ -102,6 +105,7 @@ class Trainer {
       }
     }
     st.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    st.cpu_seconds = ProcessCpuSeconds() - cpu0;
     st.loss = st.images > 0 ? loss_sum / static_cast<double>(st.images) : 0.0;
     return st;
   }
