@@ -28,8 +28,8 @@ namespace expr {
 
 /*! \brief What take/take_grad do with an index outside [0, rows). */
 namespace take_mode {
-/*! \brief Out-of-range policy. */
-enum Mode {
+/*! \brief Out-of-range policy (fixed underlying type: any int converts without UB and is checked). */
+enum Mode : int {
   /*! \brief Throw shade::Error (default). */
   kRaise = 0,
   /*! \brief Clamp into [0, rows - 1]. */
