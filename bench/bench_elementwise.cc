@@ -62,7 +62,7 @@ void BM_W1_copy_shade(benchmark::State& st) {
   SetThreads(static_cast<int>(st.range(0)));
   Buffer<float> a(kStreamN), b(kStreamN);
   for (auto _ : st) {
-    cpu::Copy(kStreamN, a.data(), static_cast<const float*>(b.data()));
+    kernel::Copy(kStreamN, a.data(), static_cast<const float*>(b.data()));
     benchmark::ClobberMemory();
   }
   SetBytes(st, 2.0 * 4 * kStreamN);
@@ -105,8 +105,8 @@ void BM_W1_triad_shade(benchmark::State& st) {
   SetThreads(static_cast<int>(st.range(0)));
   Buffer<float> a(kStreamN), b(kStreamN), c(kStreamN);
   for (auto _ : st) {
-    cpu::MapTernary<cpu::sv::saveto, MulAddOp>(kStreamN, a.data(), static_cast<const float*>(c.data()),
-                                              cpu::MakeScalar(3.0f), static_cast<const float*>(b.data()));
+    kernel::MapTernary<kernel::sv::saveto, MulAddOp>(kStreamN, a.data(), static_cast<const float*>(c.data()),
+                                              kernel::MakeScalar(3.0f), static_cast<const float*>(b.data()));
     benchmark::ClobberMemory();
   }
   SetBytes(st, 3.0 * 4 * kStreamN);
@@ -181,7 +181,7 @@ void BM_W3_shade(benchmark::State& st) {
   SetThreads(static_cast<int>(st.range(0)));
   Buffer<float> a(kMathN), b(kMathN, -4, 4);
   for (auto _ : st) {
-    cpu::MapUnary<cpu::sv::saveto, OP>(kMathN, a.data(), static_cast<const float*>(b.data()));
+    kernel::MapUnary<kernel::sv::saveto, OP>(kMathN, a.data(), static_cast<const float*>(b.data()));
     benchmark::ClobberMemory();
   }
   st.SetItemsProcessed(st.iterations() * kMathN);
@@ -268,7 +268,7 @@ void BM_Grain_add(benchmark::State& st) {
   Buffer<float> a(n), b(n), c(n);
   for (auto _ : st) {
     shade::ParallelFor(0, n, 1, [&](index_t lo, index_t hi) {
-      cpu::MapRun<cpu::sv::saveto, AddOp>(hi - lo, c.data() + lo, static_cast<const float*>(a.data() + lo),
+      kernel::MapRun<kernel::sv::saveto, AddOp>(hi - lo, c.data() + lo, static_cast<const float*>(a.data() + lo),
                                           static_cast<const float*>(b.data() + lo));
     });
     benchmark::ClobberMemory();
@@ -281,7 +281,7 @@ void BM_Grain_tanh(benchmark::State& st) {
   Buffer<float> a(n), c(n);
   for (auto _ : st) {
     shade::ParallelFor(0, n, 1, [&](index_t lo, index_t hi) {
-      cpu::MapRun<cpu::sv::saveto, TanhOp>(hi - lo, c.data() + lo, static_cast<const float*>(a.data() + lo));
+      kernel::MapRun<kernel::sv::saveto, TanhOp>(hi - lo, c.data() + lo, static_cast<const float*>(a.data() + lo));
     });
     benchmark::ClobberMemory();
   }

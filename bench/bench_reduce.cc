@@ -30,7 +30,7 @@ struct Pool {
 void BM_W4_sum_shade(benchmark::State& st) {
   SetThreads(static_cast<int>(st.range(0)));
   Buffer<float> a(kSumN, 0, 1);
-  for (auto _ : st) benchmark::DoNotOptimize(cpu::Sum(kSumN, a.data()));
+  for (auto _ : st) benchmark::DoNotOptimize(kernel::Sum(kSumN, a.data()));
   SetBytes(st, 4.0 * kSumN);
 }
 void BM_W4_sum_hand(benchmark::State& st) {
@@ -75,9 +75,9 @@ void BM_W4_axis_shade(benchmark::State& st) {
   Buffer<float> a(kRows * kCols), out(kRows);
   for (auto _ : st) {
     if (kAxis == 0) {
-      cpu::ReduceAxis<cpu::red::sum>(1, kRows, kCols, a.data(), out.data());
+      kernel::ReduceAxis<kernel::red::sum>(1, kRows, kCols, a.data(), out.data());
     } else {
-      cpu::ReduceAxis<cpu::red::sum>(kRows, kCols, 1, a.data(), out.data());
+      kernel::ReduceAxis<kernel::red::sum>(kRows, kCols, 1, a.data(), out.data());
     }
     benchmark::ClobberMemory();
   }
@@ -145,7 +145,7 @@ void BM_W5_transpose_shade(benchmark::State& st) {
   SetThreads(static_cast<int>(st.range(0)));
   Buffer<float> a(kRows * kCols), b(kRows * kCols);
   for (auto _ : st) {
-    cpu::Transpose(kRows, kCols, static_cast<const float*>(a.data()), kCols, b.data(), kRows);
+    kernel::Transpose(kRows, kCols, static_cast<const float*>(a.data()), kCols, b.data(), kRows);
     benchmark::ClobberMemory();
   }
   SetBytes(st, 8.0 * kRows * kCols);

@@ -77,9 +77,9 @@ void CheckSaver() {
     for (int form = 0; form < 3; ++form) {
       auto dst = d0;
       const T s = T(3);
-      if (form == 0) cpu::MapBinary<SV, Mul>(n, dst.data() + 1, a.data() + 1, static_cast<const T*>(b.data() + 1));
-      if (form == 1) cpu::MapBinary<SV, Mul>(n, dst.data() + 1, a.data() + 1, cpu::MakeScalar(s));
-      if (form == 2) cpu::MapBinary<SV, Mul>(n, dst.data() + 1, cpu::MakeScalar(s), a.data() + 1);
+      if (form == 0) kernel::MapBinary<SV, Mul>(n, dst.data() + 1, a.data() + 1, static_cast<const T*>(b.data() + 1));
+      if (form == 1) kernel::MapBinary<SV, Mul>(n, dst.data() + 1, a.data() + 1, kernel::MakeScalar(s));
+      if (form == 2) kernel::MapBinary<SV, Mul>(n, dst.data() + 1, kernel::MakeScalar(s), a.data() + 1);
       for (index_t i = 0; i < n; ++i) {
         const T x = a[i + 1];
         const T y = form == 0 ? b[i + 1] : s;
@@ -94,11 +94,11 @@ void CheckSaver() {
 
 template <class T>
 void CheckAllSavers() {
-  CheckSaver<cpu::sv::saveto, T>();
-  CheckSaver<cpu::sv::plusto, T>();
-  CheckSaver<cpu::sv::minusto, T>();
-  CheckSaver<cpu::sv::multo, T>();
-  CheckSaver<cpu::sv::divto, T>();
+  CheckSaver<kernel::sv::saveto, T>();
+  CheckSaver<kernel::sv::plusto, T>();
+  CheckSaver<kernel::sv::minusto, T>();
+  CheckSaver<kernel::sv::multo, T>();
+  CheckSaver<kernel::sv::divto, T>();
 }
 
 TEST(Kernels, SaversFloat) { CheckAllSavers<float>(); }
@@ -111,11 +111,11 @@ TEST(Kernels, TernaryWithScalars) {
   for (index_t n : kLengths) {
     auto a = Random<float>(n, 4), b = Random<float>(n, 5), c = Random<float>(n, 6);
     std::vector<float> out(static_cast<size_t>(n));
-    cpu::MapTernary<cpu::sv::saveto, MulAdd>(n, out.data(), static_cast<const float*>(a.data()),
-                                            cpu::MakeScalar(2.0f), static_cast<const float*>(c.data()));
+    kernel::MapTernary<kernel::sv::saveto, MulAdd>(n, out.data(), static_cast<const float*>(a.data()),
+                                            kernel::MakeScalar(2.0f), static_cast<const float*>(c.data()));
     for (index_t i = 0; i < n; ++i) ASSERT_EQ(out[i], a[i] * 2.0f + c[i]);
-    cpu::MapTernary<cpu::sv::plusto, MulAdd>(n, out.data(), static_cast<const float*>(a.data()),
-                                            static_cast<const float*>(b.data()), cpu::MakeScalar(1.0f));
+    kernel::MapTernary<kernel::sv::plusto, MulAdd>(n, out.data(), static_cast<const float*>(a.data()),
+                                            static_cast<const float*>(b.data()), kernel::MakeScalar(1.0f));
     for (index_t i = 0; i < n; ++i) ASSERT_EQ(out[i], a[i] * 2.0f + c[i] + (a[i] * b[i] + 1.0f));
   }
 }
@@ -123,7 +123,7 @@ TEST(Kernels, TernaryWithScalars) {
 TEST(Kernels, InPlace) {
   auto a = Random<float>(1003, 7);
   auto ref = a;
-  cpu::MapBinary<cpu::sv::saveto, Mul>(1003, a.data(), static_cast<const float*>(a.data()),
+  kernel::MapBinary<kernel::sv::saveto, Mul>(1003, a.data(), static_cast<const float*>(a.data()),
                                        static_cast<const float*>(a.data()));
   for (size_t i = 0; i < a.size(); ++i) ASSERT_EQ(a[i], ref[i] * ref[i]);
 }
@@ -139,22 +139,22 @@ TEST(Kernels, ThreadedBitIdentical) {
   std::vector<float> one(static_cast<size_t>(n)), two(static_cast<size_t>(n));
   const int saved = GetNumThreads();
   SetNumThreads(1);
-  cpu::MapUnary<cpu::sv::saveto, Tanh>(n - 1, one.data() + 1, static_cast<const float*>(x.data() + 1));
+  kernel::MapUnary<kernel::sv::saveto, Tanh>(n - 1, one.data() + 1, static_cast<const float*>(x.data() + 1));
   SetNumThreads(2);
-  cpu::MapUnary<cpu::sv::saveto, Tanh>(n - 1, two.data() + 1, static_cast<const float*>(x.data() + 1));
+  kernel::MapUnary<kernel::sv::saveto, Tanh>(n - 1, two.data() + 1, static_cast<const float*>(x.data() + 1));
   SetNumThreads(saved);
   EXPECT_EQ(0, std::memcmp(one.data(), two.data(), one.size() * sizeof(float)));
-  EXPECT_EQ((cpu::MapGrain<Tanh, float>()), cpu::kMathGrain);
-  EXPECT_EQ((cpu::MapGrain<Mul, float>()), cpu::kMapGrain);
+  EXPECT_EQ((kernel::MapGrain<Tanh, float>()), kernel::kMathGrain);
+  EXPECT_EQ((kernel::MapGrain<Mul, float>()), kernel::kMapGrain);
 }
 
 TEST(Kernels, FillCopy) {
   for (index_t n : {index_t(0), index_t(1), index_t(17), index_t(1) << 17}) {
     std::vector<double> a(static_cast<size_t>(n + 1), -1.0), b(static_cast<size_t>(n + 1), -2.0);
-    cpu::Fill<double>(n, a.data() + 1, 4.5);
+    kernel::Fill<double>(n, a.data() + 1, 4.5);
     for (index_t i = 1; i <= n; ++i) ASSERT_EQ(a[i], 4.5);
     EXPECT_EQ(a[0], -1.0);
-    cpu::Copy<double>(n, b.data(), a.data() + 1);
+    kernel::Copy<double>(n, b.data(), a.data() + 1);
     for (index_t i = 0; i < n; ++i) ASSERT_EQ(b[i], 4.5);
     EXPECT_EQ(b[n], -2.0);
   }
@@ -165,23 +165,23 @@ TEST(Kernels, Cast) {
   std::vector<float> f(n);
   for (index_t i = 0; i < n; ++i) f[i] = static_cast<float>(i) * 0.75f - 300.0f;
   std::vector<std::int32_t> i32(n);
-  cpu::Cast(n, i32.data(), f.data());
+  kernel::Cast(n, i32.data(), f.data());
   for (index_t i = 0; i < n; ++i) ASSERT_EQ(i32[i], static_cast<std::int32_t>(f[i]));
   std::vector<double> d(n);
-  cpu::Cast(n, d.data(), i32.data());
+  kernel::Cast(n, d.data(), i32.data());
   for (index_t i = 0; i < n; ++i) ASSERT_EQ(d[i], static_cast<double>(i32[i]));
   std::vector<half_t> h(n);
-  cpu::Cast(n, h.data(), f.data());
+  kernel::Cast(n, h.data(), f.data());
   std::vector<float> back(n);
-  cpu::Cast(n, back.data(), h.data());
+  kernel::Cast(n, back.data(), h.data());
   for (index_t i = 0; i < n; ++i) ASSERT_NEAR(back[i], f[i], std::fabs(f[i]) * 1e-3 + 1e-3);
   std::vector<bf16_t> bf(n);
-  cpu::Cast(n, bf.data(), h.data());  // half -> bf16 through float
+  kernel::Cast(n, bf.data(), h.data());  // half -> bf16 through float
   for (index_t i = 0; i < n; ++i) ASSERT_NEAR(static_cast<float>(bf[i]), f[i], std::fabs(f[i]) * 1e-2 + 1e-2);
   std::vector<std::uint8_t> u8(n);
-  cpu::Cast(n, u8.data(), i32.data());  // integer narrowing wraps modulo 256
+  kernel::Cast(n, u8.data(), i32.data());  // integer narrowing wraps modulo 256
   for (index_t i = 0; i < n; ++i) ASSERT_EQ(u8[i], static_cast<std::uint8_t>(i32[i]));
-  cpu::Cast<float, float>(0, nullptr, nullptr);
+  kernel::Cast<float, float>(0, nullptr, nullptr);
 }
 
 TEST(Kernels, Transpose) {
@@ -189,7 +189,7 @@ TEST(Kernels, Transpose) {
     const index_t rows = rc.first, cols = rc.second, lds = cols + 3, ldd = rows + 2;
     auto src = Random<float>(rows * lds, 21);
     std::vector<float> dst(static_cast<size_t>(cols * ldd), -1.f);
-    cpu::Transpose(rows, cols, src.data(), lds, dst.data(), ldd);
+    kernel::Transpose(rows, cols, src.data(), lds, dst.data(), ldd);
     for (index_t j = 0; j < cols; ++j) {
       for (index_t i = 0; i < ldd; ++i) {
         ASSERT_EQ(dst[j * ldd + i], i < rows ? src[i * lds + j] : -1.f) << i << "," << j;
@@ -197,9 +197,9 @@ TEST(Kernels, Transpose) {
     }
   }
   float x = 0;
-  EXPECT_THROW(cpu::Transpose(2, 3, &x, 2, &x, 2), Error);
-  EXPECT_THROW(cpu::Transpose(2, 3, &x, 3, &x, 1), Error);
-  EXPECT_THROW(cpu::Transpose(-2, 3, &x, 3, &x, 1), Error);
+  EXPECT_THROW(kernel::Transpose(2, 3, &x, 2, &x, 2), Error);
+  EXPECT_THROW(kernel::Transpose(2, 3, &x, 3, &x, 1), Error);
+  EXPECT_THROW(kernel::Transpose(-2, 3, &x, 3, &x, 1), Error);
 }
 
 TEST(Kernels, NegativeCountThrows) {
@@ -213,10 +213,10 @@ TEST(Kernels, NegativeCountThrows) {
       EXPECT_NE(std::string(e.what()).find("-1"), std::string::npos) << e.what();
     }
   };
-  expect_msg([&] { cpu::MapUnary<cpu::sv::saveto, Identity>(-1, &x, static_cast<const float*>(&x)); }, "Map");
-  expect_msg([&] { cpu::Fill<float>(-1, &x, 1.f); }, "Fill");
-  expect_msg([&] { cpu::Copy<float>(-1, &x, &x); }, "Copy");
-  expect_msg([&] { cpu::Cast<float, float>(-1, &x, &x); }, "Cast");
+  expect_msg([&] { kernel::MapUnary<kernel::sv::saveto, Identity>(-1, &x, static_cast<const float*>(&x)); }, "Map");
+  expect_msg([&] { kernel::Fill<float>(-1, &x, 1.f); }, "Fill");
+  expect_msg([&] { kernel::Copy<float>(-1, &x, &x); }, "Copy");
+  expect_msg([&] { kernel::Cast<float, float>(-1, &x, &x); }, "Cast");
 }
 
 }  // namespace

@@ -125,9 +125,9 @@ void CheckOp(double lo, double hi, std::int64_t max_ulp) {
       }
       std::vector<T> out(static_cast<size_t>(n + 2), T(-7));
       if constexpr (kArity == 1) {
-        cpu::MapRun<cpu::sv::saveto, OP>(n, out.data() + off, a.data() + off);
+        kernel::MapRun<kernel::sv::saveto, OP>(n, out.data() + off, a.data() + off);
       } else {
-        cpu::MapRun<cpu::sv::saveto, OP>(n, out.data() + off, a.data() + off, b.data() + off);
+        kernel::MapRun<kernel::sv::saveto, OP>(n, out.data() + off, a.data() + off, b.data() + off);
       }
       for (index_t i = 0; i < n; ++i) {
         T ref;
@@ -205,7 +205,7 @@ TEST(Packet, ScalarFallbackTypes) {
   CheckOp<ScalarOnly, float, 1>(-10, 10, 0);
   // half_t: no packets, Map runs lane by lane.
   std::vector<half_t> a(5, half_t(1.5f)), out(5, half_t(0.f));
-  cpu::MapRun<cpu::sv::saveto, ScalarOnly>(5, out.data(), static_cast<const half_t*>(a.data()));
+  kernel::MapRun<kernel::sv::saveto, ScalarOnly>(5, out.data(), static_cast<const half_t*>(a.data()));
   for (auto v : out) EXPECT_EQ(static_cast<float>(v), 3.0f);
 }
 
@@ -242,7 +242,7 @@ void CheckSpecials() {
   std::vector<T> out(sp.size());
   auto check = [&](auto op, const char* name) {
     using OP = decltype(op);
-    cpu::MapRun<cpu::sv::saveto, OP>(n, out.data(), sp.data());
+    kernel::MapRun<kernel::sv::saveto, OP>(n, out.data(), sp.data());
     for (index_t i = 0; i < n; ++i) {
       EXPECT_LE(UlpDistance(out[i], OP::Map(sp[i])), 4)
           << name << "(" << sp[i] << ") = " << out[i] << ", libm " << OP::Map(sp[i]);

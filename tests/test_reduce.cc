@@ -48,9 +48,9 @@ TEST(Reduce, Sum2Pow25FloatWithinBound) {
     abs_sum += std::fabs(v);
     naive += v;
   }
-  const float got = cpu::Sum(n, x.data());
+  const float got = kernel::Sum(n, x.data());
   const double err = std::fabs(static_cast<double>(got - exact));
-  const double bound = cpu::SumErrorBound<float>(n, static_cast<double>(abs_sum));
+  const double bound = kernel::SumErrorBound<float>(n, static_cast<double>(abs_sum));
   EXPECT_LE(err, bound) << "sum " << got << " exact " << static_cast<double>(exact);
   EXPECT_LT(bound, 1e-4 * static_cast<double>(abs_sum));  // useful even on the scalar target
   // A running float sum stalls near 2^24: the blocked order is what keeps the error small.
@@ -66,21 +66,21 @@ void CheckSums(double lo, double hi) {
       exact += static_cast<long double>(v);
       abs_sum += std::fabs(static_cast<long double>(v));
     }
-    const T got = cpu::Sum(n, x.data());
+    const T got = kernel::Sum(n, x.data());
     if constexpr (std::is_floating_point<T>::value) {
       EXPECT_LE(std::fabs(static_cast<double>(got - exact)),
-                cpu::SumErrorBound<T>(n, static_cast<double>(abs_sum)))
+                kernel::SumErrorBound<T>(n, static_cast<double>(abs_sum)))
           << "n=" << n;
     } else {
       EXPECT_EQ(got, static_cast<T>(exact)) << "n=" << n;
     }
     // Misaligned start: same bound.
     if (n > 1) {
-      const T got1 = cpu::Sum(n - 1, x.data() + 1);
+      const T got1 = kernel::Sum(n - 1, x.data() + 1);
       const long double exact1 = exact - static_cast<long double>(x[0]);
       if constexpr (std::is_floating_point<T>::value) {
         EXPECT_LE(std::fabs(static_cast<double>(got1 - exact1)),
-                  cpu::SumErrorBound<T>(n, static_cast<double>(abs_sum)));
+                  kernel::SumErrorBound<T>(n, static_cast<double>(abs_sum)));
       } else {
         EXPECT_EQ(got1, static_cast<T>(exact1));
       }
@@ -93,7 +93,7 @@ TEST(Reduce, SumInt32) { CheckSums<std::int32_t>(-1000, 1000); }
 TEST(Reduce, SumInt64) { CheckSums<std::int64_t>(-1e9, 1e9); }
 TEST(Reduce, SumUint8Wraps) {
   std::vector<std::uint8_t> x(1000, 1);
-  EXPECT_EQ(cpu::Sum(1000, x.data()), static_cast<std::uint8_t>(1000 % 256));
+  EXPECT_EQ(kernel::Sum(1000, x.data()), static_cast<std::uint8_t>(1000 % 256));
 }
 
 TEST(Reduce, ThreadedBitIdentical) {
@@ -102,27 +102,27 @@ TEST(Reduce, ThreadedBitIdentical) {
   float one, two;
   {
     ScopedThreads t(1);
-    one = cpu::Sum(n, x.data());
+    one = kernel::Sum(n, x.data());
   }
   {
     ScopedThreads t(2);
-    two = cpu::Sum(n, x.data());
+    two = kernel::Sum(n, x.data());
   }
   EXPECT_EQ(0, std::memcmp(&one, &two, sizeof(float)));
-  EXPECT_EQ(0, std::memcmp(&one, &(const float&)cpu::ReduceAllRun<cpu::red::sum>(n, x.data()), 4));
+  EXPECT_EQ(0, std::memcmp(&one, &(const float&)kernel::ReduceAllRun<kernel::red::sum>(n, x.data()), 4));
   // Axis reductions too.
   const index_t rows = 300, cols = 1100;
   auto m = Values<float>(rows * cols, 3, -1, 1);
   std::vector<float> a1(cols), a2(cols), r1(rows), r2(rows);
   {
     ScopedThreads t(1);
-    cpu::ReduceAxis<cpu::red::sum>(1, rows, cols, m.data(), a1.data());
-    cpu::ReduceAxis<cpu::red::sum>(rows, cols, 1, m.data(), r1.data());
+    kernel::ReduceAxis<kernel::red::sum>(1, rows, cols, m.data(), a1.data());
+    kernel::ReduceAxis<kernel::red::sum>(rows, cols, 1, m.data(), r1.data());
   }
   {
     ScopedThreads t(2);
-    cpu::ReduceAxis<cpu::red::sum>(1, rows, cols, m.data(), a2.data());
-    cpu::ReduceAxis<cpu::red::sum>(rows, cols, 1, m.data(), r2.data());
+    kernel::ReduceAxis<kernel::red::sum>(1, rows, cols, m.data(), a2.data());
+    kernel::ReduceAxis<kernel::red::sum>(rows, cols, 1, m.data(), r2.data());
   }
   EXPECT_EQ(0, std::memcmp(a1.data(), a2.data(), a1.size() * sizeof(float)));
   EXPECT_EQ(0, std::memcmp(r1.data(), r2.data(), r1.size() * sizeof(float)));
@@ -136,17 +136,17 @@ TEST(Reduce, MaxMin) {
       mx = std::max(mx, v);
       mn = std::min(mn, v);
     }
-    EXPECT_EQ(cpu::MaxAll(n, x.data()), mx);
-    EXPECT_EQ(cpu::MinAll(n, x.data()), mn);
+    EXPECT_EQ(kernel::MaxAll(n, x.data()), mx);
+    EXPECT_EQ(kernel::MinAll(n, x.data()), mn);
     x[static_cast<size_t>(n / 2)] = std::numeric_limits<float>::quiet_NaN();  // skipped
-    EXPECT_FALSE(std::isnan(cpu::MaxAll(n, x.data())));
+    EXPECT_FALSE(std::isnan(kernel::MaxAll(n, x.data())));
     auto xi = Values<std::int16_t>(n, 3, -30000, 30000);
     std::int16_t mi = xi[0];
     for (auto v : xi) mi = std::max(mi, v);
-    EXPECT_EQ(cpu::MaxAll(n, xi.data()), mi);
+    EXPECT_EQ(kernel::MaxAll(n, xi.data()), mi);
   }
-  EXPECT_EQ(cpu::MaxAll<float>(0, nullptr), -std::numeric_limits<float>::infinity());
-  EXPECT_EQ(cpu::MinAll<std::int32_t>(0, nullptr), std::numeric_limits<std::int32_t>::max());
+  EXPECT_EQ(kernel::MaxAll<float>(0, nullptr), -std::numeric_limits<float>::infinity());
+  EXPECT_EQ(kernel::MinAll<std::int32_t>(0, nullptr), std::numeric_limits<std::int32_t>::max());
 }
 
 TEST(Reduce, ArgMaxArgMin) {
@@ -156,22 +156,22 @@ TEST(Reduce, ArgMaxArgMin) {
   x[800] = 9;  // tie: first wins
   x[100] = -9;
   x[101] = -9;
-  EXPECT_EQ(cpu::ArgMax(n, x.data()), 700);
-  EXPECT_EQ(cpu::ArgMin(n, x.data()), 100);
-  EXPECT_EQ(cpu::ArgMax(n - 1, x.data() + 1), 699);  // misaligned
+  EXPECT_EQ(kernel::ArgMax(n, x.data()), 700);
+  EXPECT_EQ(kernel::ArgMin(n, x.data()), 100);
+  EXPECT_EQ(kernel::ArgMax(n - 1, x.data() + 1), 699);  // misaligned
   x[900] = std::numeric_limits<double>::quiet_NaN();
   x[950] = std::numeric_limits<double>::quiet_NaN();
-  EXPECT_EQ(cpu::ArgMax(n, x.data()), 900);  // NaN wins, as in NumPy
-  EXPECT_EQ(cpu::ArgMin(n, x.data()), 900);
+  EXPECT_EQ(kernel::ArgMax(n, x.data()), 900);  // NaN wins, as in NumPy
+  EXPECT_EQ(kernel::ArgMin(n, x.data()), 900);
   x[701] = std::numeric_limits<double>::quiet_NaN();  // NaN in the same vector as the max
-  EXPECT_EQ(cpu::ArgMax(n, x.data()), 701);
+  EXPECT_EQ(kernel::ArgMax(n, x.data()), 701);
   std::vector<float> inf(5, -std::numeric_limits<float>::infinity());
-  EXPECT_EQ(cpu::ArgMax(5, inf.data()), 0);
+  EXPECT_EQ(kernel::ArgMax(5, inf.data()), 0);
   std::vector<std::int32_t> xi = {3, 1, 4, 1, 5, 9, 2, 6, 5, 3, 5, 9, 0, 0, 0, 0, 0, 9, 1};
-  EXPECT_EQ(cpu::ArgMax(static_cast<index_t>(xi.size()), xi.data()), 5);
-  EXPECT_EQ(cpu::ArgMin(static_cast<index_t>(xi.size()), xi.data()), 12);
+  EXPECT_EQ(kernel::ArgMax(static_cast<index_t>(xi.size()), xi.data()), 5);
+  EXPECT_EQ(kernel::ArgMin(static_cast<index_t>(xi.size()), xi.data()), 12);
   try {
-    cpu::ArgMax<float>(0, nullptr);
+    kernel::ArgMax<float>(0, nullptr);
     ADD_FAILURE() << "no throw";
   } catch (const Error& e) {
     EXPECT_NE(std::string(e.what()).find("ArgMax: empty"), std::string::npos) << e.what();
@@ -193,7 +193,7 @@ std::vector<T> NaiveAxis(index_t outer, index_t len, index_t inner, const std::v
         Red::Reduce(r, v);
       }
       out[static_cast<size_t>(o * inner + j)] =
-          std::is_same<Red, cpu::red::sum>::value ? static_cast<T>(acc) : r;
+          std::is_same<Red, kernel::red::sum>::value ? static_cast<T>(acc) : r;
     }
   }
   return out;
@@ -204,10 +204,10 @@ void CheckAxis(index_t outer, index_t len, index_t inner) {
   auto x = Values<T>(outer * len * inner, static_cast<std::uint64_t>(outer * 31 + len * 7 + inner), -1, 1);
   auto ref = NaiveAxis<Red>(outer, len, inner, x);
   std::vector<T> out(ref.size(), T(5));
-  cpu::ReduceAxis<Red>(outer, len, inner, x.data(), out.data());
+  kernel::ReduceAxis<Red>(outer, len, inner, x.data(), out.data());
   std::vector<T> acc(ref.size(), T(5));
-  cpu::ReduceAxis<Red, cpu::sv::plusto>(outer, len, inner, x.data(), acc.data());
-  const double tol = std::is_same<Red, cpu::red::sum>::value
+  kernel::ReduceAxis<Red, kernel::sv::plusto>(outer, len, inner, x.data(), acc.data());
+  const double tol = std::is_same<Red, kernel::red::sum>::value
                          ? (40 + std::log2(len + 1.0)) * std::numeric_limits<T>::epsilon() * len
                          : 0;
   for (size_t i = 0; i < ref.size(); ++i) {
@@ -222,10 +222,10 @@ TEST(Reduce, AxisSum) {
                                                   {1, 70, 3},   {2, 33, 17},  {1, 257, 1300},
                                                   {5, 4, 1},    {4, 1000, 1}, {1, 0, 5},
                                                   {0, 5, 5},    {3, 5, 0},    {2, 65, 513}}) {
-    CheckAxis<cpu::red::sum, float>(s[0], s[1], s[2]);
-    CheckAxis<cpu::red::sum, double>(s[0], s[1], s[2]);
-    CheckAxis<cpu::red::maximum, float>(s[0], s[1], s[2]);
-    CheckAxis<cpu::red::minimum, double>(s[0], s[1], s[2]);
+    CheckAxis<kernel::red::sum, float>(s[0], s[1], s[2]);
+    CheckAxis<kernel::red::sum, double>(s[0], s[1], s[2]);
+    CheckAxis<kernel::red::maximum, float>(s[0], s[1], s[2]);
+    CheckAxis<kernel::red::minimum, double>(s[0], s[1], s[2]);
   }
 }
 
@@ -236,13 +236,13 @@ TEST(Reduce, AxisIntAndScalarOnlyReducer) {
   };
   std::vector<std::int32_t> x = {1, 2, 3, 4, 5, 6};
   std::vector<std::int32_t> out(3);
-  cpu::ReduceAxis<product>(1, 2, 3, x.data(), out.data());
+  kernel::ReduceAxis<product>(1, 2, 3, x.data(), out.data());
   EXPECT_EQ(out, (std::vector<std::int32_t>{4, 10, 18}));
-  cpu::ReduceAxis<product>(2, 3, 1, x.data(), out.data());
+  kernel::ReduceAxis<product>(2, 3, 1, x.data(), out.data());
   EXPECT_EQ(out[0], 6);
   EXPECT_EQ(out[1], 120);
-  EXPECT_EQ(cpu::ReduceAll<product>(6, x.data()), 720);
-  cpu::ReduceAxis<cpu::red::sum>(2, 3, 1, x.data(), out.data());
+  EXPECT_EQ(kernel::ReduceAll<product>(6, x.data()), 720);
+  kernel::ReduceAxis<kernel::red::sum>(2, 3, 1, x.data(), out.data());
   EXPECT_EQ(out[0], 6);
   EXPECT_EQ(out[1], 15);
 }
@@ -251,8 +251,8 @@ TEST(Reduce, PaddedRowsAndCols) {
   const index_t rows = 70, cols = 37, ld = 41;
   auto x = Values<float>(rows * ld, 8, -1, 1);
   std::vector<float> col_sum(cols), row_max(rows);
-  cpu::ReduceRows<cpu::red::sum>(rows, cols, x.data(), ld, col_sum.data());
-  cpu::ReduceCols<cpu::red::maximum>(rows, cols, x.data(), ld, row_max.data());
+  kernel::ReduceRows<kernel::red::sum>(rows, cols, x.data(), ld, col_sum.data());
+  kernel::ReduceCols<kernel::red::maximum>(rows, cols, x.data(), ld, row_max.data());
   for (index_t j = 0; j < cols; ++j) {
     double s = 0;
     for (index_t i = 0; i < rows; ++i) s += x[static_cast<size_t>(i * ld + j)];
@@ -265,7 +265,7 @@ TEST(Reduce, PaddedRowsAndCols) {
   }
   // ld == cols takes the dense path.
   std::vector<float> dense(cols);
-  cpu::ReduceRows<cpu::red::sum>(1, cols, x.data(), cols, dense.data());
+  kernel::ReduceRows<kernel::red::sum>(1, cols, x.data(), cols, dense.data());
   for (index_t j = 0; j < cols; ++j) EXPECT_EQ(dense[j], x[j]);
 }
 
@@ -274,8 +274,8 @@ TEST(Reduce, ArgAxis) {
   auto x = Values<float>(outer * len * inner, 12, -1, 1);
   x[(1 * len + 7) * inner + 4] = std::numeric_limits<float>::quiet_NaN();
   std::vector<std::int64_t> amax(outer * inner), amin(outer * inner);
-  cpu::ArgReduceAxis<true>(outer, len, inner, x.data(), amax.data());
-  cpu::ArgReduceAxis<false>(outer, len, inner, x.data(), amin.data());
+  kernel::ArgReduceAxis<true>(outer, len, inner, x.data(), amax.data());
+  kernel::ArgReduceAxis<false>(outer, len, inner, x.data(), amin.data());
   for (index_t o = 0; o < outer; ++o) {
     for (index_t j = 0; j < inner; ++j) {
       index_t bmax = 0, bmin = 0;
@@ -293,8 +293,8 @@ TEST(Reduce, ArgAxis) {
     }
   }
   std::vector<std::int32_t> rows(outer * len);
-  cpu::ArgReduceAxis<true>(outer * len, inner, 1, x.data(), rows.data());
-  for (index_t r = 0; r < outer * len; ++r) EXPECT_EQ(rows[r], cpu::ArgMax(inner, x.data() + r * inner));
+  kernel::ArgReduceAxis<true>(outer * len, inner, 1, x.data(), rows.data());
+  for (index_t r = 0; r < outer * len; ++r) EXPECT_EQ(rows[r], kernel::ArgMax(inner, x.data() + r * inner));
 }
 
 TEST(Reduce, ErrorPaths) {
@@ -307,15 +307,15 @@ TEST(Reduce, ErrorPaths) {
       EXPECT_NE(std::string(e.what()).find(what), std::string::npos) << e.what();
     }
   };
-  expect_msg([&] { cpu::ReduceAll<cpu::red::sum>(-1, x); }, "ReduceAll");
-  expect_msg([&] { cpu::ReduceAxis<cpu::red::sum>(1, -2, 1, x, x); }, "len=-2");
-  expect_msg([&] { cpu::ReduceRows<cpu::red::sum>(2, 4, x, 3, x); }, "row pitch");
-  expect_msg([&] { cpu::ReduceCols<cpu::red::sum>(-1, 4, x, 4, x); }, "-1x4");
-  expect_msg([&] { cpu::ArgMin<float>(0, x); }, "ArgMin: empty");
+  expect_msg([&] { kernel::ReduceAll<kernel::red::sum>(-1, x); }, "ReduceAll");
+  expect_msg([&] { kernel::ReduceAxis<kernel::red::sum>(1, -2, 1, x, x); }, "len=-2");
+  expect_msg([&] { kernel::ReduceRows<kernel::red::sum>(2, 4, x, 3, x); }, "row pitch");
+  expect_msg([&] { kernel::ReduceCols<kernel::red::sum>(-1, 4, x, 4, x); }, "-1x4");
+  expect_msg([&] { kernel::ArgMin<float>(0, x); }, "ArgMin: empty");
   std::int64_t idx[4];
-  expect_msg([&] { cpu::ArgReduceAxis<true>(1, 0, 2, x, idx); }, "empty reduced axis");
+  expect_msg([&] { kernel::ArgReduceAxis<true>(1, 0, 2, x, idx); }, "empty reduced axis");
   const index_t big = index_t(1) << 40;
-  expect_msg([&] { cpu::ReduceAxis<cpu::red::sum>(big, big, 2, x, x); }, "reduced block size");
+  expect_msg([&] { kernel::ReduceAxis<kernel::red::sum>(big, big, 2, x, x); }, "reduced block size");
 }
 
 }  // namespace

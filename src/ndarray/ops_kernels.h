@@ -1,7 +1,6 @@
 // Internal to the dynamic ops: the kernel templates behind the table of ops_kernel_table.h,
 // over backend/cpu/kernels.h (contiguous SIMD map and cast) and the op::numpy functors.
-// Only the ops_kernels_*.cc files include it: kernels.h's namespace `cpu` clashes with
-// base/device.h's struct `cpu`, which every NDArray header pulls in.
+// Only the ops_kernels_*.cc files include it, to keep the SIMD instantiations in few objects.
 #ifndef SHADE_SRC_NDARRAY_OPS_KERNELS_H_
 #define SHADE_SRC_NDARRAY_OPS_KERNELS_H_
 
@@ -20,7 +19,7 @@ namespace dyn {
 
 template <class OP, class T>
 void UnaryKernel(index_t n, void* out, const View* in) {
-  cpu::MapRun<cpu::sv::saveto, OP>(n, static_cast<T*>(out), static_cast<const T*>(in[0].p));
+  kernel::MapRun<kernel::sv::saveto, OP>(n, static_cast<T*>(out), static_cast<const T*>(in[0].p));
 }
 
 template <class OP, class T>
@@ -29,11 +28,11 @@ void BinaryKernel(index_t n, void* out, const View* in) {
   const T* a = static_cast<const T*>(in[0].p);
   const T* b = static_cast<const T*>(in[1].p);
   if (in[0].scalar) {
-    cpu::MapRun<cpu::sv::saveto, OP>(n, o, cpu::Scalar<T>{*a}, b);
+    kernel::MapRun<kernel::sv::saveto, OP>(n, o, kernel::Scalar<T>{*a}, b);
   } else if (in[1].scalar) {
-    cpu::MapRun<cpu::sv::saveto, OP>(n, o, a, cpu::Scalar<T>{*b});
+    kernel::MapRun<kernel::sv::saveto, OP>(n, o, a, kernel::Scalar<T>{*b});
   } else {
-    cpu::MapRun<cpu::sv::saveto, OP>(n, o, a, b);
+    kernel::MapRun<kernel::sv::saveto, OP>(n, o, a, b);
   }
 }
 
@@ -42,12 +41,12 @@ template <class OP, class T>
 void CompareKernel(index_t n, void* out, const View* in) {
   alignas(64) T tmp[kMaxTile];
   BinaryKernel<OP, T>(n, tmp, in);
-  cpu::CastRun<bool, T>(n, static_cast<bool*>(out), tmp);
+  kernel::CastRun<bool, T>(n, static_cast<bool*>(out), tmp);
 }
 
 template <class OP, class T>
 void TernaryKernel(index_t n, void* out, const View* in) {
-  cpu::MapRun<cpu::sv::saveto, OP>(n, static_cast<T*>(out), static_cast<const T*>(in[0].p),
+  kernel::MapRun<kernel::sv::saveto, OP>(n, static_cast<T*>(out), static_cast<const T*>(in[0].p),
                                    static_cast<const T*>(in[1].p), static_cast<const T*>(in[2].p));
 }
 

@@ -31,7 +31,7 @@
 #include "shade/packet/packet.h"
 
 namespace shade {
-namespace cpu {
+namespace kernel {
 
 namespace hn = packet::hn;
 
@@ -50,7 +50,7 @@ constexpr index_t kMathGrain = index_t(1) << 12;
  *  `static constexpr bool kReadsDst` (else `kBeta != 0`, else true) and a packet form: either
  *  `template <class D, class V> static V SavePacket(D d, V dst, V v)` returning the new dst, or
  *  `using OPType = <binary functor with MapPacket>` (as the savers of expr/sv.h declare). The
- *  packet form must be lanewise identical to Save. These cpu::sv savers are the packet-capable
+ *  packet form must be lanewise identical to Save. These kernel::sv savers are the packet-capable
  *  versions used by the kernels directly; expr/sv.h's savers work too.
  */
 namespace sv {
@@ -384,7 +384,7 @@ void Transpose(index_t rows, index_t cols, const T* src, index_t lds, T* dst, in
   });
 }
 
-}  // namespace cpu
+}  // namespace kernel
 }  // namespace shade
 
 #endif  // SHADE_BACKEND_CPU_KERNELS_H_

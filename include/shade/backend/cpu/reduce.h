@@ -10,7 +10,7 @@
  * `template <class T> static void Reduce(T& dst, T src)`, and optionally the packet form
  * `template <class D, class V> static V ReducePacket(D d, V dst, V src)`, lanewise identical to
  * Reduce. Without it the reductions run Reduce element by element (same blocking, same result
- * structure). cpu::red::{sum, maximum, minimum} below have the semantics of expr/op.h's red::
+ * structure). kernel::red::{sum, maximum, minimum} below have the semantics of expr/op.h's red::
  * (maximum: `if (dst < src) dst = src`) plus the packet form.
  *
  * ## Summation order and error bound
@@ -43,7 +43,7 @@
 #include "shade/packet/packet.h"
 
 namespace shade {
-namespace cpu {
+namespace kernel {
 
 /*! \brief Elements per leaf block of a full reduction (fixed: it defines the summation order). */
 constexpr index_t kReduceBlock = 2048;
@@ -482,7 +482,7 @@ void ArgReduceAxis(index_t outer, index_t len, index_t inner, const T* x, I* out
   });
 }
 
-}  // namespace cpu
+}  // namespace kernel
 }  // namespace shade
 
 #endif  // SHADE_BACKEND_CPU_REDUCE_H_
