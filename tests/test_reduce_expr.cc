@@ -228,7 +228,7 @@ TEST(ReduceExpr, FloatAccuracyWithinBoundAndThreadIndependent) {
   cs2.t = sum_rows(x.t);
   shade::SetNumThreads(saved);
   // the padded source is reduced row by row then across rows: the bound of two pairwise stages
-  const double bound = shade::expr::kern::SumErrorBound<float>(rows * cols, abs_sum) * 2;
+  const double bound = shade::kernel::SumErrorBound<float>(rows * cols, abs_sum) * 2;
   EXPECT_LE(std::fabs(double(s1) - exact), bound) << s1 << " vs " << exact;
   EXPECT_LT(std::fabs(double(s1) - exact), 1e-6 * exact);
   EXPECT_EQ(s1, s2);  // bit-identical for 1 and 2 threads

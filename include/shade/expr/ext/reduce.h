@@ -9,7 +9,7 @@
  * expressions (`b -= lr * sum_rows(grad)`). Their plan computes the whole (small) result
  * eagerly when the plan is built, i.e. once per assignment, with the kernel layer's vectorised,
  * threaded, accurate reductions (backend/cpu/reduce.h): sums are blocked pairwise sums within
- * kern::SumErrorBound, bit-identical for every thread count. A tensor source (padded rows
+ * kernel::SumErrorBound, bit-identical for every thread count. A tensor source (padded rows
  * included) is read in place where the kernels accept its layout; any other source expression
  * is first evaluated into a dense temporary of its size. Unlike mshadow, the result therefore
  * never depends on the destination aliasing the source.
@@ -25,8 +25,8 @@
 #include <type_traits>
 
 #include "shade/backend/cpu/map.h"
+#include "shade/backend/cpu/reduce.h"
 #include "shade/expr/ext/ext_base.h"
-#include "shade/expr/ext/kernel_bridge.h"
 
 namespace shade {
 namespace expr {
@@ -39,15 +39,15 @@ struct KernelReducer {
 };
 template <>
 struct KernelReducer<red::sum> {
-  using type = kern::red::sum;
+  using type = kernel::red::sum;
 };
 template <>
 struct KernelReducer<red::maximum> {
-  using type = kern::red::maximum;
+  using type = kernel::red::maximum;
 };
 template <>
 struct KernelReducer<red::minimum> {
-  using type = kern::red::minimum;
+  using type = kernel::red::minimum;
 };
 
 /*! \brief A source seen as `rows` rows of `cols` elements, consecutive rows `ld` apart. */
@@ -89,7 +89,7 @@ inline void ReduceExceptDimInto(const SrcExp& src, const Shape<dim>& s, int keep
   std::unique_ptr<DType[]> hold;
   if (keep == dim - 1) {  // reduce over rows: the axis-0 kernel, reading pitched rows in place
     const RowsView<DType> v = SourceRows<dim>(src, s, false, &hold);
-    kern::ReduceRows<KRed>(A, K, v.ptr, v.ld, out);
+    kernel::ReduceRows<KRed>(A, K, v.ptr, v.ld, out);
     return;
   }
   const RowsView<DType> v = SourceRows<dim>(src, s, false, &hold);
@@ -98,16 +98,16 @@ inline void ReduceExceptDimInto(const SrcExp& src, const Shape<dim>& s, int keep
   if (v.ld == C || R == 1) {
     // each (a, k) block is R*C dense elements (or one pitched row): one full reduction each
     if (v.ld == C) {
-      kern::ReduceCols<KRed>(A * K, R * C, v.ptr, R * C, t2.get());
+      kernel::ReduceCols<KRed>(A * K, R * C, v.ptr, R * C, t2.get());
     } else {
-      kern::ReduceCols<KRed>(A * K, C, v.ptr, v.ld, t2.get());
+      kernel::ReduceCols<KRed>(A * K, C, v.ptr, v.ld, t2.get());
     }
   } else {  // pitched rows: reduce every row, then the R row results of each block
     t1.reset(new DType[static_cast<size_t>(v.rows > 0 ? v.rows : 1)]);
-    kern::ReduceCols<KRed>(v.rows, C, v.ptr, v.ld, t1.get());
-    kern::ReduceCols<KRed>(A * K, R, t1.get(), R, t2.get());
+    kernel::ReduceCols<KRed>(v.rows, C, v.ptr, v.ld, t1.get());
+    kernel::ReduceCols<KRed>(A * K, R, t1.get(), R, t2.get());
   }
-  kern::ReduceRows<KRed>(A, K, t2.get(), K, out);
+  kernel::ReduceRows<KRed>(A, K, t2.get(), K, out);
 }
 
 /*!
@@ -124,12 +124,12 @@ inline void ReduceAxisInto(const SrcExp& src, const Shape<dim>& s, int axis, DTy
   const RowsView<DType> v = SourceRows<dim>(src, s, !(last && !mask), &hold);
   if constexpr (mask) {
     constexpr bool kMax = std::is_same<Red, red::maximum>::value;
-    kern::ArgReduceAxis<kMax>(outer, len, inner, v.ptr, out);
+    kernel::ArgReduceAxis<kMax>(outer, len, inner, v.ptr, out);
   } else {
     if (last) {
-      kern::ReduceCols<KRed>(v.rows, v.cols, v.ptr, v.ld, out);
+      kernel::ReduceCols<KRed>(v.rows, v.cols, v.ptr, v.ld, out);
     } else {
-      kern::ReduceAxis<KRed>(outer, len, inner, v.ptr, out);
+      kernel::ReduceAxis<KRed>(outer, len, inner, v.ptr, out);
     }
   }
 }
@@ -277,7 +277,7 @@ class Plan<ReduceWithAxisExp<Reducer, SrcExp, DType, dimsrc, mask, dimdst>, DTyp
 
 /*!
  * \brief Reducer over every element of `exp` (its init value when empty), with the kernel
- *  layer's blocked pairwise order: float sums within kern::SumErrorBound, same result for every
+ *  layer's blocked pairwise order: float sums within kernel::SumErrorBound, same result for every
  *  thread count.
  */
 template <typename Reducer, typename SrcExp, typename DType, int etype>
@@ -288,10 +288,10 @@ inline DType reduce_all(const Exp<SrcExp, DType, etype>& exp) {
   std::unique_ptr<DType[]> hold;
   const detail::RowsView<DType> v = detail::SourceRows<dim>(exp.self(), s, false, &hold);
   using KRed = typename detail::KernelReducer<Reducer>::type;
-  if (v.ld == v.cols || v.rows <= 1) return kern::ReduceAll<KRed>(v.rows * v.cols, v.ptr);
+  if (v.ld == v.cols || v.rows <= 1) return kernel::ReduceAll<KRed>(v.rows * v.cols, v.ptr);
   std::unique_ptr<DType[]> part(new DType[static_cast<size_t>(v.rows)]);
-  kern::ReduceCols<KRed>(v.rows, v.cols, v.ptr, v.ld, part.get());
-  return kern::ReduceAll<KRed>(v.rows, part.get());
+  kernel::ReduceCols<KRed>(v.rows, v.cols, v.ptr, v.ld, part.get());
+  return kernel::ReduceAll<KRed>(v.rows, part.get());
 }
 /*! \brief Sum of all elements (accurate: see reduce_all). */
 template <typename SrcExp, typename DType, int etype>
@@ -318,7 +318,7 @@ inline index_t ArgAll(const SrcExp& src, const char* who) {
   SHADE_CHECK_GT(s.Size(), 0u) << who << ": empty source of shape " << s;
   std::unique_ptr<DType[]> hold;
   const RowsView<DType> v = SourceRows<dim>(src, s, true, &hold);
-  return kMax ? kern::ArgMax(v.rows * v.cols, v.ptr) : kern::ArgMin(v.rows * v.cols, v.ptr);
+  return kMax ? kernel::ArgMax(v.rows * v.cols, v.ptr) : kernel::ArgMin(v.rows * v.cols, v.ptr);
 }
 }  // namespace detail
 

@@ -7,7 +7,7 @@
  *  smoothing). Labels are checked (integers in range) before anything is written.
  *
  * Softmax subtracts the maximum first (no overflow for large energies); the maximum, the
- * exponentials and the sum are vectorised kernels (kern::ReduceAllRun / MapRun), threaded over
+ * exponentials and the sum are vectorised kernels (kernel::ReduceAllRun / MapRun), threaded over
  * rows. dst may be the energy tensor itself.
  */
 #include "shade/tensor/tensor.h"  // NOLINT(build/include_order)
@@ -22,8 +22,9 @@
 #include <vector>
 
 #include "shade/backend/cpu/parallel.h"
+#include "shade/backend/cpu/kernels.h"
+#include "shade/backend/cpu/reduce.h"
 #include "shade/expr/ext/ext_base.h"
-#include "shade/expr/ext/kernel_bridge.h"
 #include "shade/expr/op.h"
 
 namespace shade {
@@ -34,17 +35,17 @@ namespace detail {
 template <typename DType>
 inline void SoftmaxRun(index_t n, DType* dst, const DType* src) {
   if (n == 0) return;
-  const DType mx = kern::ReduceAllRun<kern::red::maximum>(n, src);
-  kern::MapRun<kern::sv::saveto, op::minus>(n, dst, src, kern::MakeScalar(mx));
-  kern::MapRun<kern::sv::saveto, op::exp>(n, dst, static_cast<const DType*>(dst));
-  const DType sum = kern::ReduceAllRun<kern::red::sum>(n, static_cast<const DType*>(dst));
-  kern::MapRun<kern::sv::saveto, op::mul>(n, dst, static_cast<const DType*>(dst),
-                                          kern::MakeScalar(DType(DType(1) / sum)));
+  const DType mx = kernel::ReduceAllRun<kernel::red::maximum>(n, src);
+  kernel::MapRun<kernel::sv::saveto, op::minus>(n, dst, src, kernel::MakeScalar(mx));
+  kernel::MapRun<kernel::sv::saveto, op::exp>(n, dst, static_cast<const DType*>(dst));
+  const DType sum = kernel::ReduceAllRun<kernel::red::sum>(n, static_cast<const DType*>(dst));
+  kernel::MapRun<kernel::sv::saveto, op::mul>(n, dst, static_cast<const DType*>(dst),
+                                          kernel::MakeScalar(DType(DType(1) / sum)));
 }
 
 /*! \brief Rows per ParallelFor chunk for rows of `cols` elements of softmax-like work. */
 inline index_t SoftmaxGrain(index_t cols) {
-  return std::max<index_t>(1, kern::kMathGrain / std::max<index_t>(cols, 1));
+  return std::max<index_t>(1, kernel::kMathGrain / std::max<index_t>(cols, 1));
 }
 
 /*!
@@ -80,18 +81,18 @@ template <typename DType>
 inline void OneHotGradRows(index_t rows, index_t cols, DType* dst, index_t ldd, const DType* src,
                            index_t lds, const std::vector<index_t>& label, DType on_value,
                            DType off_value) {
-  ParallelFor(0, rows, std::max<index_t>(1, kern::kMapGrain / std::max<index_t>(cols, 1)),
+  ParallelFor(0, rows, std::max<index_t>(1, kernel::kMapGrain / std::max<index_t>(cols, 1)),
               [&](index_t b, index_t e) {
                 for (index_t r = b; r < e; ++r) {
                   DType* d = dst + r * ldd;
                   const DType* s = src + r * lds;
                   const index_t l = label[static_cast<size_t>(r)];
                   if (l < 0) {
-                    kern::FillRun(cols, d, DType(0));
+                    kernel::FillRun(cols, d, DType(0));
                     continue;
                   }
                   const DType at_label = s[l];  // read before an in-place (dst == src) write
-                  kern::MapRun<kern::sv::saveto, op::minus>(cols, d, s, kern::MakeScalar(off_value));
+                  kernel::MapRun<kernel::sv::saveto, op::minus>(cols, d, s, kernel::MakeScalar(off_value));
                   d[l] = DType(at_label - on_value);
                 }
               });
@@ -115,7 +116,7 @@ template <typename DType>
 inline void OneHotGrad3(const Tensor<cpu, 3, DType>& dst, const Tensor<cpu, 3, DType>& src,
                         const std::vector<index_t>& label, DType on_value, DType off_value) {
   const index_t N = src.size(0), K = src.size(1), X = src.size(2);
-  ParallelFor(0, N * K, std::max<index_t>(1, kern::kMapGrain / std::max<index_t>(X, 1)),
+  ParallelFor(0, N * K, std::max<index_t>(1, kernel::kMapGrain / std::max<index_t>(X, 1)),
               [&](index_t b, index_t e) {
                 for (index_t r = b; r < e; ++r) {
                   const index_t n = r / K, k = r % K;
@@ -154,24 +155,24 @@ inline void Softmax(Tensor<cpu, 3, DType> dst, const Tensor<cpu, 3, DType>& ener
   expr::detail::CheckSameShape3(dst, energy, "Softmax");
   const index_t N = energy.size(0), K = energy.size(1), X = energy.size(2);
   if (X == 0 || K == 0) return;
-  ParallelFor(0, N, std::max<index_t>(1, expr::kern::kMathGrain / std::max<index_t>(K * X, 1)),
+  ParallelFor(0, N, std::max<index_t>(1, kernel::kMathGrain / std::max<index_t>(K * X, 1)),
               [&](index_t b, index_t e) {
                 std::vector<DType> mx(static_cast<size_t>(X)), sum(static_cast<size_t>(X));
                 for (index_t n = b; n < e; ++n) {
                   const DType* s = energy.dptr_ + n * K * energy.stride_;
                   DType* d = dst.dptr_ + n * K * dst.stride_;
-                  expr::kern::ReduceRows<expr::kern::red::maximum>(K, X, s, energy.stride_, mx.data());
+                  kernel::ReduceRows<kernel::red::maximum>(K, X, s, energy.stride_, mx.data());
                   for (index_t k = 0; k < K; ++k) {
                     DType* dr = d + k * dst.stride_;
-                    expr::kern::MapRun<expr::kern::sv::saveto, op::minus>(X, dr, s + k * energy.stride_,
+                    kernel::MapRun<kernel::sv::saveto, op::minus>(X, dr, s + k * energy.stride_,
                                                               static_cast<const DType*>(mx.data()));
-                    expr::kern::MapRun<expr::kern::sv::saveto, op::exp>(X, dr, static_cast<const DType*>(dr));
+                    kernel::MapRun<kernel::sv::saveto, op::exp>(X, dr, static_cast<const DType*>(dr));
                   }
-                  expr::kern::ReduceRows<expr::kern::red::sum>(K, X, static_cast<const DType*>(d), dst.stride_,
+                  kernel::ReduceRows<kernel::red::sum>(K, X, static_cast<const DType*>(d), dst.stride_,
                                                    sum.data());
                   for (index_t k = 0; k < K; ++k) {
                     DType* dr = d + k * dst.stride_;
-                    expr::kern::MapRun<expr::kern::sv::saveto, op::div>(X, dr, static_cast<const DType*>(dr),
+                    kernel::MapRun<kernel::sv::saveto, op::div>(X, dr, static_cast<const DType*>(dr),
                                                             static_cast<const DType*>(sum.data()));
                   }
                 }
