@@ -1,0 +1,120 @@
+// Shape ops against NumPy (tests/data/dyn2/shape_ops.txt): cat/stack with dtype promotion,
+// split/array_split (views), flip, roll, tile, repeat, astype (incl. float -> bool of 1e-300);
+// each also on a transposed (non-contiguous) input. Exact comparison (these ops move values).
+// Then item<T>() and the error paths.
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "dyn2_oracle.h"
+#include "shade/ndarray/shape_ops.h"
+
+namespace shade {
+namespace {
+
+using dyn2::Case;
+
+std::vector<NDArray> RunCase(const Case& c, const std::vector<NDArray>& in) {
+  auto p = [&](const char* k) { return c.params.at(k); };
+  if (c.op == "cat") return {cat(in, std::stoll(p("axis")))};
+  if (c.op == "stack") return {stack(in, std::stoll(p("axis")))};
+  if (c.op == "split") return split(in[0], std::stoll(p("sections")), std::stoll(p("axis")));
+  if (c.op == "array_split") return array_split(in[0], std::stoll(p("sections")), std::stoll(p("axis")));
+  if (c.op == "split_at") return split(in[0], dyn2::IntList(p("indices")), std::stoll(p("axis")));
+  if (c.op == "flip") return {p("axes") == "all" ? flip(in[0]) : flip(in[0], dyn2::IntList(p("axes")))};
+  if (c.op == "roll") {
+    return {p("axes") == "none" ? roll(in[0], std::stoll(p("shift")))
+                                : roll(in[0], std::stoll(p("shift")), std::stoll(p("axes")))};
+  }
+  if (c.op == "roll2") return {roll(in[0], dyn2::IntList(p("shifts")), dyn2::IntList(p("axes")))};
+  if (c.op == "tile") return {tile(in[0], dyn2::IntList(p("reps")))};
+  if (c.op == "repeat") {
+    const std::vector<index_t> r = dyn2::IntList(p("repeats"));
+    if (p("axis") == "none") return {repeat(in[0], r[0])};
+    return {r.size() == 1 ? repeat(in[0], r[0], std::stoll(p("axis"))) : repeat(in[0], r, std::stoll(p("axis")))};
+  }
+  if (c.op == "astype") return {astype(in[0], dyn2::FlagOf(p("dtype")))};
+  ADD_FAILURE() << "unknown op " << c.op;
+  return {};
+}
+
+TEST(DynShapeOps, NumPyOracle) {
+  const std::vector<Case> cases = dyn2::ReadCases("shape_ops.txt");
+  ASSERT_GT(cases.size(), 40u);
+  for (const Case& c : cases) {
+    for (int l = 0; l < 2; ++l) {
+      std::vector<NDArray> in;
+      for (const NDArray& x : c.in) in.push_back(l == 0 ? x : dyn2::Transposed(x));
+      const std::string what = c.Where() + (l == 0 ? " (contiguous)" : " (transposed)");
+      if (c.error) {
+        EXPECT_THROW(RunCase(c, in), Error) << what;
+        continue;
+      }
+      std::vector<NDArray> got;
+      try {
+        got = RunCase(c, in);
+      } catch (const Error& e) {
+        ADD_FAILURE() << what << ": threw " << e.what();
+        continue;
+      }
+      ASSERT_EQ(got.size(), c.out.size()) << what;
+      for (std::size_t i = 0; i < got.size(); ++i) dyn2::ExpectClose(got[i], c.out[i], 0, 0, what);
+      if (::testing::Test::HasFatalFailure()) return;
+    }
+  }
+}
+
+TEST(DynShapeOps, SplitReturnsViewsAndItem) {
+  NDArray a = NDArray::Empty({4, 6}, kInt32);
+  for (index_t i = 0; i < 24; ++i) a.data<std::int32_t>()[i] = static_cast<std::int32_t>(i);
+  std::vector<NDArray> parts = split(a, 3, 1);
+  ASSERT_EQ(parts.size(), 3u);
+  parts[1].at<std::int32_t>(0, 0) = -1;  // a view: writes reach a
+  EXPECT_EQ(a.at<std::int32_t>(0, 2), -1);
+  EXPECT_EQ(item<double>(a.narrow(0, 1, 1).narrow(1, 3, 1)), 9.0);
+  EXPECT_EQ(item<std::int64_t>(astype(a.select(0, 2).select(0, 5), kFloat16)), 17);
+  EXPECT_THROW(item<int>(a), Error);
+  EXPECT_THROW(item<int>(NDArray::Empty({0}, kInt32)), Error);
+  EXPECT_THROW(item<int>(NDArray()), Error);
+}
+
+TEST(DynShapeOps, Errors) {
+  const NDArray a = NDArray::Empty({2, 3}, kFloat32), b = NDArray::Empty({2, 4}, kFloat32);
+  auto message = [](auto&& f) {
+    try {
+      f();
+    } catch (const Error& e) {
+      return std::string(e.what());
+    }
+    return std::string("no error");
+  };
+  std::string m = message([&] { cat({a, b}, 0); });
+  EXPECT_NE(m.find("(2,3)"), std::string::npos) << m;
+  EXPECT_NE(m.find("(2,4)"), std::string::npos) << m;
+  m = message([&] { cat({}, 0); });
+  EXPECT_NE(m.find("at least one"), std::string::npos) << m;
+  m = message([&] { cat({a, a}, 2); });
+  EXPECT_NE(m.find("axis 2"), std::string::npos) << m;
+  m = message([&] { cat({NDArray::Empty({}, kFloat32)}, 0); });
+  EXPECT_NE(m.find("zero-dimensional"), std::string::npos) << m;
+  m = message([&] { stack({a, b}); });
+  EXPECT_NE(m.find("same shape"), std::string::npos) << m;
+  m = message([&] { split(a, 2, 1); });
+  EXPECT_NE(m.find("equal division"), std::string::npos) << m;
+  m = message([&] { split(a, 0, 1); });
+  EXPECT_NE(m.find("larger than 0"), std::string::npos) << m;
+  m = message([&] { flip(a, {0, -2}); });
+  EXPECT_NE(m.find("repeated"), std::string::npos) << m;
+  m = message([&] { roll(a, 1, 3); });
+  EXPECT_NE(m.find("axis 3"), std::string::npos) << m;
+  m = message([&] { tile(a, {-1}); });
+  EXPECT_NE(m.find("negative"), std::string::npos) << m;
+  m = message([&] { repeat(a, std::vector<index_t>{1, 2}, 1); });
+  EXPECT_NE(m.find("repeat counts"), std::string::npos) << m;
+  m = message([&] { astype(a, kInt32, Casting::kSafe); });
+  EXPECT_NE(m.find("cannot cast float32 to int32"), std::string::npos) << m;
+}
+
+}  // namespace
+}  // namespace shade
