@@ -39,5 +39,11 @@
 #include "shade/ndarray/apply.h"
 #include "shade/ndarray/bridge.h"
 #include "shade/ndarray/ops.h"
+#include "shade/ndarray/reduce.h"
+#include "shade/ndarray/linalg.h"
+#include "shade/ndarray/creation.h"
+#include "shade/ndarray/shape_ops.h"
+#include "shade/ndarray/indexing.h"
+#include "shade/ndarray/print.h"
 
 #endif  // SHADE_SHADE_H_
