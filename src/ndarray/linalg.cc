@@ -150,11 +150,14 @@ void NaiveProduct(const NDArray& a0, const NDArray& b0, const std::vector<index_
           for (index_t j = 0; j < n; ++j) crow[j] = crow[j] || bm[l * n + j];
         }
       } else {
-        using U = std::make_unsigned_t<T>;
+        // Unsigned arithmetic at least as wide as unsigned int: narrow types would promote to
+        // (signed) int, whose overflow is undefined.
+        using U0 = std::make_unsigned_t<T>;
+        using U = std::conditional_t<(sizeof(U0) < sizeof(unsigned)), unsigned, U0>;
         std::vector<U> acc(static_cast<std::size_t>(n), U(0));
         for (index_t l = 0; l < k; ++l) {
-          const U x = static_cast<U>(arow[l]);
-          for (index_t j = 0; j < n; ++j) acc[j] = static_cast<U>(acc[j] + static_cast<U>(x * static_cast<U>(bm[l * n + j])));
+          const U x = static_cast<U>(static_cast<U0>(arow[l]));
+          for (index_t j = 0; j < n; ++j) acc[j] += x * static_cast<U>(static_cast<U0>(bm[l * n + j]));
         }
         for (index_t j = 0; j < n; ++j) crow[j] = static_cast<T>(acc[j]);
       }
