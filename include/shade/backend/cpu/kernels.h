@@ -28,6 +28,7 @@
 #include "shade/base/error.h"
 #include "shade/base/half.h"
 #include "shade/base/index.h"
+#include "shade/expr/sv.h"
 #include "shade/packet/packet.h"
 
 namespace shade {
@@ -45,66 +46,14 @@ constexpr index_t kMapGrain = index_t(1) << 15;
 constexpr index_t kMathGrain = index_t(1) << 12;
 
 /*!
- * \brief Savers: how a computed value is stored into dst (mshadow's sv::). Protocol: a struct
- *  with `template <class T> static void Save(T& dst, T v)`, and optionally
- *  `static constexpr bool kReadsDst` (else `kBeta != 0`, else true) and a packet form: either
- *  `template <class D, class V> static V SavePacket(D d, V dst, V v)` returning the new dst, or
- *  `using OPType = <binary functor with MapPacket>` (as the savers of expr/sv.h declare). The
- *  packet form must be lanewise identical to Save. These kernel::sv savers are the packet-capable
- *  versions used by the kernels directly; expr/sv.h's savers work too.
+ * \brief The savers are expr/sv.h's (`shade::sv::saveto`, plusto, minusto, multo, divto): one
+ *  set for the whole library. Protocol: `template <class T> static void Save(T& dst, T v)`,
+ *  optionally `static constexpr bool kReadsDst` (else `kBeta != 0`, else true) and a packet form:
+ *  `template <class D, class V> static V SavePacket(D d, V dst, V v)` returning the new dst,
+ *  or `using OPType = <binary functor with MapPacket>`. The packet form must be lanewise
+ *  identical to Save. The alias keeps `kernel::sv::saveto` spelling valid for existing callers.
  */
-namespace sv {
-/*! \brief dst = v. */
-struct saveto {
-  static constexpr bool kReadsDst = false;
-  /*! \brief Scalar form. */
-  template <class T>
-  SHADE_XINLINE static void Save(T& dst, T v) { dst = v; }
-  /*! \brief Packet form. */
-  template <class D, class V>
-  HWY_INLINE static V SavePacket(D, V, V v) { return v; }
-};
-/*! \brief dst += v. */
-struct plusto {
-  static constexpr bool kReadsDst = true;
-  /*! \brief Scalar form. */
-  template <class T>
-  SHADE_XINLINE static void Save(T& dst, T v) { dst = static_cast<T>(dst + v); }
-  /*! \brief Packet form. */
-  template <class D, class V>
-  HWY_INLINE static V SavePacket(D, V dst, V v) { return hn::Add(dst, v); }
-};
-/*! \brief dst -= v. */
-struct minusto {
-  static constexpr bool kReadsDst = true;
-  /*! \brief Scalar form. */
-  template <class T>
-  SHADE_XINLINE static void Save(T& dst, T v) { dst = static_cast<T>(dst - v); }
-  /*! \brief Packet form. */
-  template <class D, class V>
-  HWY_INLINE static V SavePacket(D, V dst, V v) { return hn::Sub(dst, v); }
-};
-/*! \brief dst *= v. */
-struct multo {
-  static constexpr bool kReadsDst = true;
-  /*! \brief Scalar form. */
-  template <class T>
-  SHADE_XINLINE static void Save(T& dst, T v) { dst = static_cast<T>(dst * v); }
-  /*! \brief Packet form (lanes with a vector multiply only). */
-  template <class D, class V, SHADE_PACKET_IF(packet::kHasMul<hn::TFromD<D>>)>
-  HWY_INLINE static V SavePacket(D, V dst, V v) { return hn::Mul(dst, v); }
-};
-/*! \brief dst /= v. */
-struct divto {
-  static constexpr bool kReadsDst = true;
-  /*! \brief Scalar form. */
-  template <class T>
-  SHADE_XINLINE static void Save(T& dst, T v) { dst = static_cast<T>(dst / v); }
-  /*! \brief Packet form (floating lanes only). */
-  template <class D, class V, SHADE_PACKET_IF(packet::kIsFloat<hn::TFromD<D>>)>
-  HWY_INLINE static V SavePacket(D, V dst, V v) { return hn::Div(dst, v); }
-};
-}  // namespace sv
+namespace sv = ::shade::sv;
 
 /*! \brief A broadcast scalar operand of a map kernel. */
 template <class T>

@@ -10,8 +10,8 @@
  * `template <class T> static void Reduce(T& dst, T src)`, and optionally the packet form
  * `template <class D, class V> static V ReducePacket(D d, V dst, V src)`, lanewise identical to
  * Reduce. Without it the reductions run Reduce element by element (same blocking, same result
- * structure). kernel::red::{sum, maximum, minimum} below have the semantics of expr/op.h's red::
- * (maximum: `if (dst < src) dst = src`) plus the packet form.
+ * structure). expr/op.h's red::{sum, maximum, minimum} (maximum: `if (dst < src) dst = src`)
+ * carry the packet form.
  *
  * ## Summation order and error bound
  * The data is cut into fixed blocks of kReduceBlock elements. Inside a block, 4 vector
@@ -40,6 +40,7 @@
 #include "shade/base/checked.h"
 #include "shade/base/error.h"
 #include "shade/base/index.h"
+#include "shade/expr/op.h"
 #include "shade/packet/packet.h"
 
 namespace shade {
@@ -52,55 +53,11 @@ constexpr index_t kReduceRowLeaf = 32;
 /*! \brief Columns per tile of the axis reduction (vectorised across; threads split tiles). */
 constexpr index_t kReduceColTile = 512;
 
-/*! \brief Packet-capable reducers with the semantics of expr/op.h's red::. */
-namespace red {
-/*! \brief dst += src from 0. */
-struct sum {
-  /*! \brief Identity 0. */
-  template <class T>
-  SHADE_XINLINE static void SetInitValue(T& v) { v = T(0); }
-  /*! \brief Scalar fold. */
-  template <class T>
-  SHADE_XINLINE static void Reduce(T& dst, T src) { dst = static_cast<T>(dst + src); }
-  /*! \brief Packet fold. */
-  template <class D, class V>
-  HWY_INLINE static V ReducePacket(D, V dst, V src) { return hn::Add(dst, src); }
-};
-/*! \brief if (dst < src) dst = src, from the lowest value (-inf). NaN in src is skipped. */
-struct maximum {
-  /*! \brief Identity: -inf for floats, the lowest value for integers. */
-  template <class T>
-  SHADE_XINLINE static void SetInitValue(T& v) {
-    v = std::numeric_limits<T>::has_infinity ? -std::numeric_limits<T>::infinity()
-                                             : std::numeric_limits<T>::lowest();
-  }
-  /*! \brief Scalar fold. */
-  template <class T>
-  SHADE_XINLINE static void Reduce(T& dst, T src) {
-    if (dst < src) dst = src;
-  }
-  /*! \brief Packet fold. */
-  template <class D, class V>
-  HWY_INLINE static V ReducePacket(D, V dst, V src) { return hn::IfThenElse(hn::Lt(dst, src), src, dst); }
-};
-/*! \brief if (src < dst) dst = src, from the highest value (+inf). */
-struct minimum {
-  /*! \brief Identity: +inf for floats, the largest value for integers. */
-  template <class T>
-  SHADE_XINLINE static void SetInitValue(T& v) {
-    v = std::numeric_limits<T>::has_infinity ? std::numeric_limits<T>::infinity()
-                                             : std::numeric_limits<T>::max();
-  }
-  /*! \brief Scalar fold. */
-  template <class T>
-  SHADE_XINLINE static void Reduce(T& dst, T src) {
-    if (src < dst) dst = src;
-  }
-  /*! \brief Packet fold. */
-  template <class D, class V>
-  HWY_INLINE static V ReducePacket(D, V dst, V src) { return hn::IfThenElse(hn::Lt(src, dst), src, dst); }
-};
-}  // namespace red
+/*!
+ * \brief The reducers are expr/op.h's `shade::red::sum`, maximum, minimum (with their packet
+ *  folds): one set for the whole library. The alias keeps the `kernel::red::sum` spelling valid.
+ */
+namespace red = ::shade::red;
 
 namespace detail {
 template <class Red, class T, class = void>
