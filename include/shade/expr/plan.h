@@ -4,6 +4,17 @@
  *  (y, x) of the expression seen through FlatTo2D (y over the product of the leading extents,
  *  x over the last one); destination plans add `DType& REval(y, x)`. `MakePlan(exp)` builds
  *  the plan tree of an expression tree.
+ *
+ * ## Packet plans
+ * The plans of tensors, scalars, unary/binary/ternary maps and typecasts also evaluate a whole
+ * packet of consecutive columns: `PacketEval<kTail>(d, y, x, r)` returns the packet of elements
+ * (y, x .. x+N) (N = hn::Lanes(d)); with kTail only the first r < N lanes are read (a tensor
+ * leaf copies them into a zeroed lane buffer: no read past the row, no alignment needed) and
+ * the other lanes are garbage-free zeros computed by the same vector function. `kPacketPlan<E,
+ * DType>` is the compile-time check that every node of E has a packet form for its element
+ * type; backend/cpu/map.h takes the packet loop only then, else the scalar `Eval` loop.
+ * A tensor row is always unit-stride (the row pitch applies between rows), so the check is
+ * entirely by type: transposes and extensions have no packet plan and fall back.
  */
 // Tensor first (it includes this header back at its end, once Tensor is complete), so the
 // definitions below always see the complete Tensor type whichever header is included first.
@@ -12,11 +23,17 @@
 #ifndef SHADE_EXPR_PLAN_H_
 #define SHADE_EXPR_PLAN_H_
 
+#include <cstring>
+#include <type_traits>
+
 #include "shade/base/index.h"
 #include "shade/expr/expression.h"
+#include "shade/packet/packet.h"
 
 namespace shade {
 namespace expr {
+
+namespace hn = packet::hn;
 
 /*! \brief Evaluator of ExpType; specialised for every expression node and extension. */
 template <typename ExpType, typename DType>
@@ -32,6 +49,21 @@ class Plan<Tensor<Device, dim, DType>, DType> {
   /*! \brief Element (y, x). */
   SHADE_XINLINE const DType& Eval(index_t y, index_t x) const { return dptr_[y * stride_ + x]; }
 
+  /*! \brief Start of row y (elements x of it are unit-stride). */
+  SHADE_XINLINE DType* RowPtr(index_t y) const { return dptr_ + y * stride_; }
+  /*! \brief Packet of row y from column x; with kTail only r lanes are read (rest zero). */
+  template <bool kTail, class D>
+  HWY_INLINE hn::Vec<D> PacketEval(D d, index_t y, index_t x, index_t r) const {
+    const DType* p = dptr_ + y * stride_ + x;
+    if constexpr (kTail) {
+      HWY_ALIGN DType buf[packet::kMaxLanes<DType>] = {};
+      std::memcpy(buf, p, static_cast<size_t>(r) * sizeof(DType));
+      return hn::Load(d, buf);
+    } else {
+      (void)r;
+      return hn::LoadU(d, p);
+    }
+  }
  private:
   DType* dptr_;
   index_t stride_;
@@ -45,6 +77,9 @@ class Plan<ScalarExp<DType>, DType> {
   /*! \brief The scalar. */
   SHADE_XINLINE DType Eval(index_t /*y*/, index_t /*x*/) const { return scalar_; }
 
+  /*! \brief The scalar in every lane. */
+  template <bool kTail, class D>
+  HWY_INLINE hn::Vec<D> PacketEval(D d, index_t, index_t, index_t) const { return hn::Set(d, scalar_); }
  private:
   DType scalar_;
 };
@@ -57,6 +92,16 @@ class Plan<TypecastExp<DstDType, SrcDType, EType, etype>, DstDType> {
   /*! \brief DstDType(source element). */
   SHADE_XINLINE DstDType Eval(index_t y, index_t x) const { return DstDType(src_.Eval(y, x)); }
 
+  /*! \brief Converted packet of the source (same lane count: equal-size types only). */
+  template <bool kTail, class D>
+  HWY_INLINE hn::Vec<D> PacketEval(D d, index_t y, index_t x, index_t r) const {
+    if constexpr (std::is_same<DstDType, SrcDType>::value) {
+      return src_.template PacketEval<kTail>(d, y, x, r);
+    } else {
+      const hn::Rebind<SrcDType, D> ds;
+      return hn::ConvertTo(d, src_.template PacketEval<kTail>(ds, y, x, r));
+    }
+  }
  private:
   Plan<EType, SrcDType> src_;
 };
@@ -81,6 +126,11 @@ class Plan<UnaryMapExp<OP, TA, DType, etype>, DType> {
   /*! \brief OP::Map(src(y, x)). */
   SHADE_XINLINE DType Eval(index_t y, index_t x) const { return DType(OP::Map(src_.Eval(y, x))); }
 
+  /*! \brief OP::MapPacket of the operand's packet. */
+  template <bool kTail, class D>
+  HWY_INLINE hn::Vec<D> PacketEval(D d, index_t y, index_t x, index_t r) const {
+    return OP::MapPacket(d, src_.template PacketEval<kTail>(d, y, x, r));
+  }
  private:
   Plan<TA, DType> src_;
 };
@@ -95,6 +145,12 @@ class Plan<BinaryMapExp<OP, TA, TB, DType, etype>, DType> {
     return DType(OP::Map(lhs_.Eval(y, x), rhs_.Eval(y, x)));
   }
 
+  /*! \brief OP::MapPacket of the operands' packets. */
+  template <bool kTail, class D>
+  HWY_INLINE hn::Vec<D> PacketEval(D d, index_t y, index_t x, index_t r) const {
+    return OP::MapPacket(d, lhs_.template PacketEval<kTail>(d, y, x, r),
+                         rhs_.template PacketEval<kTail>(d, y, x, r));
+  }
  private:
   Plan<TA, DType> lhs_;
   Plan<TB, DType> rhs_;
@@ -111,6 +167,13 @@ class Plan<TernaryMapExp<OP, TA, TB, TC, DType, etype>, DType> {
     return DType(OP::Map(item1_.Eval(y, x), item2_.Eval(y, x), item3_.Eval(y, x)));
   }
 
+  /*! \brief OP::MapPacket of the operands' packets. */
+  template <bool kTail, class D>
+  HWY_INLINE hn::Vec<D> PacketEval(D d, index_t y, index_t x, index_t r) const {
+    return OP::MapPacket(d, item1_.template PacketEval<kTail>(d, y, x, r),
+                         item2_.template PacketEval<kTail>(d, y, x, r),
+                         item3_.template PacketEval<kTail>(d, y, x, r));
+  }
  private:
   Plan<TA, DType> item1_;
   Plan<TB, DType> item2_;
@@ -162,6 +225,73 @@ template <typename SubType, typename SrcExp, int dim, typename DType>
 inline Plan<SubType, DType> MakePlan(const MakeTensorExp<SubType, SrcExp, dim, DType>& e) {
   return Plan<SubType, DType>(e.real_self());
 }
+
+/*!
+ * \brief True when the plan of E (element type DType) has a packet form end to end: tensors and
+ *  scalars of a Highway lane type, maps whose functor has MapPacket of that arity for DType,
+ *  and typecasts between equal-size lane types (int32 <-> float, int64 <-> double) or to the
+ *  same type. Everything else (transpose, extensions, 16-bit floats, functors without a packet
+ *  form) is false and runs the scalar loop.
+ */
+template <typename E, typename DType>
+struct PacketPlanCheck : std::false_type {};
+template <typename Device, int dim, typename DType>
+struct PacketPlanCheck<Tensor<Device, dim, DType>, DType>
+    : std::integral_constant<bool, packet::kIsLane<DType>> {};
+template <typename DType>
+struct PacketPlanCheck<ScalarExp<DType>, DType> : std::integral_constant<bool, packet::kIsLane<DType>> {};
+template <typename Dst, typename Src, typename E, int etype>
+struct PacketPlanCheck<TypecastExp<Dst, Src, E, etype>, Dst>
+    : std::integral_constant<
+          bool, packet::kIsLane<Dst> && packet::kIsLane<Src> &&
+                    (std::is_same<Dst, Src>::value ||
+                     (sizeof(Dst) == sizeof(Src) && sizeof(Dst) >= 4 &&
+                      packet::kIsFloat<Dst> != packet::kIsFloat<Src> &&
+                      std::is_signed<Dst>::value && std::is_signed<Src>::value)) &&
+                    PacketPlanCheck<E, Src>::value> {};
+template <typename OP, typename TA, typename DType, int etype>
+struct PacketPlanCheck<UnaryMapExp<OP, TA, DType, etype>, DType>
+    : std::integral_constant<bool, packet::kHasPacketArity<OP, DType, 1> &&
+                                       PacketPlanCheck<TA, DType>::value> {};
+template <typename OP, typename TA, typename TB, typename DType, int etype>
+struct PacketPlanCheck<BinaryMapExp<OP, TA, TB, DType, etype>, DType>
+    : std::integral_constant<bool, packet::kHasPacketArity<OP, DType, 2> &&
+                                       PacketPlanCheck<TA, DType>::value &&
+                                       PacketPlanCheck<TB, DType>::value> {};
+template <typename OP, typename TA, typename TB, typename TC, typename DType, int etype>
+struct PacketPlanCheck<TernaryMapExp<OP, TA, TB, TC, DType, etype>, DType>
+    : std::integral_constant<bool, packet::kHasPacketArity<OP, DType, 3> &&
+                                       PacketPlanCheck<TA, DType>::value &&
+                                       PacketPlanCheck<TB, DType>::value &&
+                                       PacketPlanCheck<TC, DType>::value> {};
+/*! \brief See PacketPlanCheck. */
+template <typename E, typename DType>
+constexpr bool kPacketPlan = PacketPlanCheck<E, DType>::value;
+
+namespace detail {
+// Packet work of an expression relative to one add per element (sum of the functors' kCost,
+// 1 for functors without one): sets the threading grain of the packet loop.
+template <typename OP, typename = void>
+struct FunctorCost : std::integral_constant<index_t, 1> {};
+template <typename OP>
+struct FunctorCost<OP, std::void_t<decltype(OP::kCost)>>
+    : std::integral_constant<index_t, (OP::kCost > 1 ? index_t(OP::kCost) : 1)> {};
+template <typename E>
+struct ExpCost : std::integral_constant<index_t, 0> {};
+template <typename Dst, typename Src, typename E, int etype>
+struct ExpCost<TypecastExp<Dst, Src, E, etype>>
+    : std::integral_constant<index_t, 1 + ExpCost<E>::value> {};
+template <typename OP, typename TA, typename DType, int etype>
+struct ExpCost<UnaryMapExp<OP, TA, DType, etype>>
+    : std::integral_constant<index_t, FunctorCost<OP>::value + ExpCost<TA>::value> {};
+template <typename OP, typename TA, typename TB, typename DType, int etype>
+struct ExpCost<BinaryMapExp<OP, TA, TB, DType, etype>>
+    : std::integral_constant<index_t, FunctorCost<OP>::value + ExpCost<TA>::value + ExpCost<TB>::value> {};
+template <typename OP, typename TA, typename TB, typename TC, typename DType, int etype>
+struct ExpCost<TernaryMapExp<OP, TA, TB, TC, DType, etype>>
+    : std::integral_constant<index_t, FunctorCost<OP>::value + ExpCost<TA>::value +
+                                          ExpCost<TB>::value + ExpCost<TC>::value> {};
+}  // namespace detail
 
 }  // namespace expr
 }  // namespace shade

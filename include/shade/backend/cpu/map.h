@@ -3,9 +3,22 @@
  * \brief THE element loop of the static front end on the CPU: evaluates an expression plan
  *  into a destination plan, row by row over the FlatTo2D index space.
  *
- * `MapPlan` is the single place where elements are visited; SIMD packets and threading over
- * rows (ParallelFor from parallel.h) plug in here and nowhere else. `MapExp` performs the
- * checks (compile-time rank/device, run-time shape) and then calls MapPlan.
+ * `MapPlan` is the single place where elements are visited. `MapExp` performs the checks
+ * (compile-time rank/device, run-time shape) and then calls MapPlan, which picks at compile
+ * time, per expression:
+ *  - the packet loop (MapPacketPlan), when the destination is a tensor and every node of the
+ *    expression has a packet plan (expr/plan.h's kPacketPlan: tensors, scalars, maps whose
+ *    functors have MapPacket, equal-size typecasts) and the saver has a packet form. Tensor rows
+ *    are unit-stride by construction, so any alignment and any row pitch is taken; the last
+ *    n % N columns of a run go through the same vector function on a zero-padded lane buffer,
+ *    so a value never depends on its position. It is threaded with ParallelFor over the
+ *    flattened rows x cols index space (chunks may split rows), with a grain from the
+ *    expression's cost; since every element is computed by the same instructions wherever it
+ *    falls, threaded results are bit-identical to single-threaded ones.
+ *  - otherwise the scalar loop over Plan::Eval, on the calling thread (extension plans are not
+ *    required to be safe to run concurrently).
+ * As with the scalar loop, the destination may be one of the operands (same elements), but
+ * partially overlapping views give unspecified results.
  */
 // Tensor first (it includes this header back at its end, once Tensor is complete), so the
 // definitions below always see the complete Tensor type whichever header is included first.
@@ -14,8 +27,12 @@
 #ifndef SHADE_BACKEND_CPU_MAP_H_
 #define SHADE_BACKEND_CPU_MAP_H_
 
+#include <algorithm>
+#include <cstring>
 #include <type_traits>
 
+#include "shade/backend/cpu/kernels.h"
+#include "shade/backend/cpu/parallel.h"
 #include "shade/base/device.h"
 #include "shade/base/error.h"
 #include "shade/base/index.h"
@@ -27,19 +44,85 @@
 namespace shade {
 namespace expr {
 
+namespace detail {
+/*! \brief True when the destination plan is a plain tensor's (rows unit-stride, RowPtr). */
+template <typename DstPlan, typename DType>
+struct IsTensorPlan : std::false_type {};
+template <typename Device, int dim, typename DType>
+struct IsTensorPlan<Plan<Tensor<Device, dim, DType>, DType>, DType> : std::true_type {};
+
+/*! \brief Saves columns [x0, x1) of row y with packets; the tail via a lane buffer. */
+template <typename Saver, typename DType, typename SrcPlan>
+HWY_INLINE void PacketRowSegment(DType* row, index_t y, index_t x0, index_t x1, const SrcPlan& src) {
+  const packet::Tag<DType> d;
+  const index_t N = static_cast<index_t>(hn::Lanes(d));
+  index_t x = x0;
+  for (; x + N <= x1; x += N) {
+    auto v = src.template PacketEval<false>(d, y, x, N);
+    if constexpr (kernel::detail::SaverReadsDst<Saver>::value) {
+      v = kernel::detail::SavePacketOf<Saver>(d, hn::LoadU(d, row + x), v);
+    }
+    hn::StoreU(v, d, row + x);
+  }
+  if (x < x1) {
+    const index_t r = x1 - x;
+    HWY_ALIGN DType buf[packet::kMaxLanes<DType>] = {};
+    auto v = src.template PacketEval<true>(d, y, x, r);
+    if constexpr (kernel::detail::SaverReadsDst<Saver>::value) {
+      std::memcpy(buf, row + x, static_cast<size_t>(r) * sizeof(DType));
+      v = kernel::detail::SavePacketOf<Saver>(d, hn::Load(d, buf), v);
+    }
+    hn::Store(v, d, buf);
+    std::memcpy(row + x, buf, static_cast<size_t>(r) * sizeof(DType));
+  }
+}
+}  // namespace detail
+
+/*!
+ * \brief Packet loop: rows x cols elements, flattened and split by ParallelFor into chunks of
+ *  at least `grain` elements; each chunk is a run of row segments (see the file comment).
+ */
+template <typename Saver, typename DType, typename DstPlan, typename SrcPlan>
+inline void MapPacketPlan(const DstPlan& dst, index_t rows, index_t cols, const SrcPlan& src,
+                          index_t grain) {
+  if (rows == 0 || cols == 0) return;
+  ParallelFor(0, rows * cols, grain, [&](index_t b, index_t e) {
+    index_t y = b / cols;
+    index_t x = b - y * cols;
+    while (b < e) {
+      const index_t x1 = std::min(cols, x + (e - b));
+      detail::PacketRowSegment<Saver>(dst.RowPtr(y), y, x, x1, src);
+      b += x1 - x;
+      ++y;
+      x = 0;
+    }
+  });
+}
+
+/*! \brief Elements under which the packet loop of an expression of cost `cost` stays inline. */
+constexpr index_t PacketMapGrain(index_t cost) {
+  return std::max<index_t>(kernel::kMathGrain, kernel::kMapGrain / (cost > 1 ? cost : 1));
+}
+
 /*!
  * \brief For y < shape[0], x < shape[1]: `Saver::Save(dst.REval(y, x), src.Eval(y, x))`.
  *  `dst` is the destination's plan (a tensor plan walks rows with its pitch), `src` the
- *  expression's plan. The plain scalar loop; rows are independent, so a ParallelFor over y
- *  and a packet loop over x can replace the body without changing any caller.
+ *  expression's plan, `E` the expression type. Takes the threaded packet loop when
+ *  `kPacketPlan<E, DType>`, the destination is a tensor and the saver has a packet form;
+ *  else the plain scalar loop.
  */
-template <typename Saver, typename DType, typename DstPlan, typename SrcPlan>
+template <typename Saver, typename DType, typename E, typename DstPlan, typename SrcPlan>
 inline void MapPlan(DstPlan dst, const Shape<2>& shape, const SrcPlan& src) {
   const index_t rows = shape[0];
   const index_t cols = shape[1];
-  for (index_t y = 0; y < rows; ++y) {
-    for (index_t x = 0; x < cols; ++x) {
-      Saver::Save(dst.REval(y, x), static_cast<DType>(src.Eval(y, x)));
+  if constexpr (kPacketPlan<E, DType> && detail::IsTensorPlan<DstPlan, DType>::value &&
+                kernel::detail::SaverHasPacket<Saver, DType>::value) {
+    MapPacketPlan<Saver, DType>(dst, rows, cols, src, PacketMapGrain(detail::ExpCost<E>::value));
+  } else {
+    for (index_t y = 0; y < rows; ++y) {
+      for (index_t x = 0; x < cols; ++x) {
+        Saver::Save(dst.REval(y, x), static_cast<DType>(src.Eval(y, x)));
+      }
     }
   }
 }
@@ -61,7 +144,7 @@ inline void MapExp(Dst* dst, const Exp<E, DType, etype>& exp) {
   SHADE_CHECK(IsWildcardShape(eshape) || eshape == dshape)
       << "assignment: expression shape " << eshape << " differs from destination shape "
       << dshape;
-  MapPlan<Saver, DType>(MakePlan(*dst), dshape.FlatTo2D(), MakePlan(exp.self()));
+  MapPlan<Saver, DType, E>(MakePlan(*dst), dshape.FlatTo2D(), MakePlan(exp.self()));
 }
 
 }  // namespace expr
