@@ -5,6 +5,7 @@
 #endif
 #include <type_traits>
 
+#include "shade/backend/cpu/kernels.h"
 #include "shade/ndarray/apply.h"
 #include "shade/ndarray/ndarray.h"
 #include "shade/ndarray/ndarray_util.h"
@@ -13,9 +14,9 @@ namespace shade {
 namespace {
 
 // ---------------------------------------------------------------------------------------------
-// Run kernels: THE one place where a run's element loop is written. Contiguous runs are plain
-// unit-stride loops the compiler vectorises (memcpy for same-type copies); replace the bodies
-// marked "contiguous" with backend/cpu/kernels.h (CopyRun / FillRun / CastRun) once it lands.
+// Run kernels: THE one place where a run's element loop is written. Contiguous runs (the bodies
+// marked "contiguous") go to backend/cpu/kernels.h's single-thread CopyRun / FillRun / CastRun
+// (the apply engine already threads over runs); strided runs are the loops below.
 // ---------------------------------------------------------------------------------------------
 
 template <typename D, typename S>
@@ -37,7 +38,7 @@ void CopySameRun(const StridedRun<2>& r) {
   char* d = r.data[0];
   const char* s = r.data[1];
   if (r.contiguous) {  // contiguous
-    std::memcpy(d, s, static_cast<std::size_t>(r.n) * sizeof(U));
+    kernel::CopyRun(r.n, reinterpret_cast<U*>(d), reinterpret_cast<const U*>(s));
     return;
   }
   const index_t ds = r.stride[0], ss = r.stride[1];
@@ -113,10 +114,8 @@ struct CopySameKernel {
 // Element type conversion.
 template <typename D, typename S>
 void CastRun(const StridedRun<2>& r) {
-  if (r.contiguous) {  // contiguous
-    D* d = reinterpret_cast<D*>(r.data[0]);
-    const S* s = reinterpret_cast<const S*>(r.data[1]);
-    for (index_t i = 0; i < r.n; ++i) d[i] = Convert<D>(s[i]);
+  if (r.contiguous) {  // contiguous: kernel::ConvertScalar has Convert's semantics (bool = v != 0)
+    kernel::CastRun(r.n, reinterpret_cast<D*>(r.data[0]), reinterpret_cast<const S*>(r.data[1]));
     return;
   }
   for (index_t i = 0; i < r.n; ++i) {
@@ -130,8 +129,7 @@ void CastRun(const StridedRun<2>& r) {
 template <typename T>
 void FillRun(const StridedRun<1>& r, T value) {
   if (r.contiguous) {  // contiguous
-    T* d = reinterpret_cast<T*>(r.data[0]);
-    for (index_t i = 0; i < r.n; ++i) d[i] = value;
+    kernel::FillRun(r.n, reinterpret_cast<T*>(r.data[0]), value);
     return;
   }
   for (index_t i = 0; i < r.n; ++i) std::memcpy(r.data[0] + i * r.stride[0], &value, sizeof(T));
