@@ -11,6 +11,8 @@
 
 #include <cblas.h>
 
+#include <algorithm>
+#include <atomic>
 #include <cctype>
 #include <climits>
 #include <cstdlib>
@@ -70,17 +72,26 @@ Engine GemmEngine() {
   return engine;
 }
 
-// OpenBLAS runs its own thread pool; keep its size equal to shade's thread setting.
-void SyncBlasThreads() {
+// OpenBLAS runs its own thread pool; keep its size equal to shade's thread setting, and 1 inside
+// a ParallelFor region. The OpenBLAS setting is process-wide, so the last value set is tracked
+// process-wide too (a thread_local copy went stale when a worker thread changed it). Threaded
+// callers (BatchGemm) set 1 from the calling thread BEFORE the region, so the workers find it
+// already set and never call into OpenBLAS's setter concurrently.
+std::atomic<int>& BlasThreadsSet() {
+  static std::atomic<int> last{0};
+  return last;
+}
+void SetBlasThreads(int n) {
 #ifdef SHADE_BLAS_OPENBLAS
-  static thread_local int last = 0;
-  const int n = InParallelRegion() ? 1 : GetNumThreads();
-  if (n != last) {
+  if (BlasThreadsSet().load() != n) {
     openblas_set_num_threads(n);
-    last = n;
+    BlasThreadsSet().store(n);
   }
+#else
+  (void)n;
 #endif
 }
+void SyncBlasThreads() { SetBlasThreads(InParallelRegion() ? 1 : GetNumThreads()); }
 
 #ifdef SHADE_HAVE_EIGEN_GEMM
 template <typename T>
@@ -195,15 +206,36 @@ void Ger(index_t rows, index_t cols, T alpha, const T* x, index_t incx, const T*
   }
 }
 
+// Products up to this many flops (2mnk; 128^3 x 2) are threaded over the batch rather than
+// inside the BLAS; a chunk of the batch carries at least kBatchGrainFlops of work (~50 us at
+// one core's ~100 GFLOP/s) so the fork/join stays small against it.
+constexpr double kBatchThreadFlops = 2.0 * 128 * 128 * 128;
+constexpr double kBatchGrainFlops = 5e6;
+
 template <typename T>
 void BatchGemm(bool trans_a, bool trans_b, index_t batch, index_t m, index_t n, index_t k, T alpha,
                const T* a, index_t lda, index_t stride_a, const T* b, index_t ldb, index_t stride_b,
                T beta, T* c, index_t ldc, index_t stride_c) {
   SHADE_CHECK_GE(batch, 0) << "BatchGemm: negative batch";
-  for (index_t i = 0; i < batch; ++i) {
+  const auto one = [&](index_t i) {
     Gemm<T>(trans_a, trans_b, m, n, k, alpha, a + i * stride_a, lda, b + i * stride_b, ldb, beta,
             c + i * stride_c, ldc);
+  };
+  // Small products gain little from a threaded BLAS (its fork/join and packing dominate), so
+  // batches of them are split over the batch instead, each product on one BLAS thread. Only
+  // when the outputs are disjoint (stride_c covers a whole m x n block with pitch ldc): a
+  // zero or short stride_c accumulates into shared memory and must stay sequential.
+  const double flops = 2.0 * static_cast<double>(m) * static_cast<double>(n) * static_cast<double>(k);
+  const bool disjoint = m == 0 || n == 0 || stride_c >= (m - 1) * ldc + n;
+  if (batch >= 2 && disjoint && flops <= kBatchThreadFlops && GetNumThreads() > 1 && !InParallelRegion()) {
+    SetBlasThreads(1);
+    const index_t grain = std::max<index_t>(1, static_cast<index_t>(kBatchGrainFlops / std::max(flops, 1.0)));
+    ParallelFor(0, batch, grain, [&](index_t b0, index_t b1) {
+      for (index_t i = b0; i < b1; ++i) one(i);
+    });
+    return;
   }
+  for (index_t i = 0; i < batch; ++i) one(i);
 }
 
 #define SHADE_INSTANTIATE_BLAS_(T)                                                             \
