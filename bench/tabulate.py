@@ -11,7 +11,7 @@ import subprocess
 import sys
 import time
 
-IMPLS = ["eigen_tensor", "eigen_array", "hand32", "xtensor", "numpy", "torch", "eigen", "cblas", "hand", "shade"]
+IMPLS = ["eigen_tensor", "eigen_fixed", "eigen_array", "hand32", "xtensor", "numpy", "torch", "eigen", "cblas", "hand", "shade"]
 BEGIN, END = "<!-- main-table:begin -->", "<!-- main-table:end -->"
 
 
