@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "shade/backend/cpu/blas.h"
+#include "shade/backend/cpu/parallel.h"
 
 namespace shade {
 namespace {
@@ -154,6 +155,27 @@ TEST(Blas, BatchGemm) {
     }
   }
   blas::BatchGemm<float>(false, false, 0, 2, 2, 2, 1.f, nullptr, 2, 4, nullptr, 2, 4, 0.f, nullptr, 2, 4);
+}
+
+TEST(Blas, BatchGemmThreadedOverTheBatch) {
+  // 160 products of 32x32x32 (65536 flops each): small enough to be split over the batch
+  // (grain 76 products), so with 2 threads two workers each run Gemm at one BLAS thread.
+  const int saved = shade::GetNumThreads();
+  shade::SetNumThreads(2);
+  const index_t batch = 160, m = 32, n = 32, k = 32, ld = 33, s = m * ld + 1;
+  auto a = Random<float>(batch * s, 4), b = Random<float>(batch * s, 5), c = Random<float>(batch * s, 6);
+  auto ref = c;
+  for (index_t q = 0; q < batch; ++q) {
+    blas::Gemm<float>(false, true, m, n, k, 1.5f, a.data() + q * s, ld, b.data() + q * s, ld, 1.0f,
+                      ref.data() + q * s, ld);
+  }
+  blas::BatchGemm<float>(false, true, batch, m, n, k, 1.5f, a.data(), ld, s, b.data(), ld, s, 1.0f, c.data(), ld, s);
+  // Afterwards a plain Gemm must run with the full BLAS thread count again (and be right).
+  std::vector<float> big_a(256 * 256, 1.0f), big_c(256 * 256, 0.0f);
+  blas::Gemm<float>(false, false, 256, 256, 256, 1.0f, big_a.data(), 256, big_a.data(), 256, 0.0f, big_c.data(), 256);
+  shade::SetNumThreads(saved);
+  for (size_t i = 0; i < c.size(); ++i) ASSERT_NEAR(c[i], ref[i], 1e-4f * (1.0f + std::fabs(ref[i]))) << i;
+  for (float v : big_c) ASSERT_EQ(v, 256.0f);
 }
 
 void ExpectMsg(const std::function<void()>& fn, const std::vector<std::string>& parts) {
