@@ -17,7 +17,7 @@ namespace shade_bench {
 namespace {
 
 namespace hn = shade::packet::hn;
-namespace cpu = shade::cpu;
+namespace kernel = shade::kernel;
 using shade::packet::kIsFloat;
 
 struct MulAddOp {  // a * b + c

@@ -15,7 +15,7 @@
 namespace shade_bench {
 namespace {
 
-namespace cpu = shade::cpu;
+namespace kernel = shade::kernel;
 constexpr index_t kSumN = index_t(1) << 25;
 constexpr index_t kRows = 4096, kCols = 4096;
 using RowMatF = Eigen::Matrix<float, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
