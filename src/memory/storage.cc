@@ -58,8 +58,16 @@ void* StorageImpl::AllocateData(TypeMeta meta, std::size_t nbytes) {
     ResetData(nullptr, 0, DataDeleter());
     return nullptr;
   }
-  void* ptr = AlignedAlloc(nbytes);
   DataDeleter deleter;
+  if (!meta.ctor() && nbytes <= kSmallAllocBytes) {
+    // Small trivially-constructible blocks come from the per-thread size-class cache.
+    void (*free_fn)(void*) = nullptr;
+    void* ptr = SmallAlignedAlloc(nbytes, &free_fn);
+    data_type_ = meta;
+    ResetData(ptr, nbytes, DataDeleter(free_fn));
+    return ptr;
+  }
+  void* ptr = AlignedAlloc(nbytes);
   if (meta.ctor()) {
     const std::size_t n = nbytes / meta.itemsize();
     try {
