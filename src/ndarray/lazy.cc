@@ -536,6 +536,31 @@ void ExecuteN(int nops, const ApplyPlan& plan, char* const* base, const Program&
 
 // Evaluates e into out (allocated, shape == the broadcast shape, checks done by the caller).
 void Run(const Expr& e, const Resolved& r, const NDArray& out, const NDArray* arrays) {
+  // Small binary op on two contiguous arrays of the output's shape, nothing to convert: call
+  // the kernel once on the arrays' memory (no program, no tiles, no thread dispatch). This is
+  // what RunTiles would do for one tile with the root computed in place.
+  if (e.num_nodes() == 3 && out.is_contiguous() && out.numel() <= dyn::kMaxTile) {
+    const Expr::Node& root = e.node(2);
+    const Expr::Node& l0 = e.node(0);
+    const Expr::Node& l1 = e.node(1);
+    if (root.kind == Expr::NodeKind::kOp && l0.kind == Expr::NodeKind::kArray &&
+        l1.kind == Expr::NodeKind::kArray && root.arg[0] == 0 && root.arg[1] == 1 &&
+        Info(root.op).arity == 2 && Info(root.op).cat != Cat::kWhere &&
+        r.dtype[2] == out.type_flag() && r.opnd[2][0] == r.dtype[0] && r.opnd[2][1] == r.dtype[1]) {
+      const NDArray& a = arrays[l0.index];
+      const NDArray& b = arrays[l1.index];
+      if (a.is_contiguous() && b.is_contiguous() && a.sizes() == out.sizes() && b.sizes() == out.sizes()) {
+        const dyn::OpKernel k = KernelFor(root.op, r.opnd[2][0]);
+        const index_t n = out.numel();
+        if (n == 0) return;
+        const dyn::View in[2] = {dyn::View{a.data_ptr(), false}, dyn::View{b.data_ptr(), false}};
+        SHADE_CHECK(in[0].p != nullptr && in[1].p != nullptr)
+            << "elementwise op: an operand has no memory allocated";
+        k(n, out.data_ptr(), in);
+        return;
+      }
+    }
+  }
   Program P;
   const bool heavy = BuildProgram(e, r, out.type_flag(), &P);
   const index_t numel = out.numel();
