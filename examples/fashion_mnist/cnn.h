@@ -11,6 +11,7 @@
 #define SHADE_EXAMPLES_FASHION_MNIST_CNN_H_
 
 #include <cmath>
+#include <vector>
 
 #include "layers.h"
 #include "shade/expr/ext/patch2col.h"
@@ -34,9 +35,12 @@ class Conv {
   /*! \brief Layer for inputs of `cin` channels of size h x w, batches up to `max_batch`. */
   Conv(shade::index_t cin, shade::index_t cout, shade::index_t k, shade::index_t h,
        shade::index_t w, shade::index_t max_batch)
-      : cin_(cin), cout_(cout), k_(k), oh_(h - k + 1), ow_(w - k + 1),
-        w_(shade::Shape2(cout, cin * k * k), 0.0f), b_(shade::Shape1(cout), 0.0f),
-        vw_(shade::Shape2(cout, cin * k * k), 0.0f), vb_(shade::Shape1(cout), 0.0f),
+      : cin_(cin),
+        cout_(cout),
+        k_(k),
+        oh_(h - k + 1),
+        ow_(w - k + 1),
+        params_(shade::Shape2(cout, cin * k * k), cout),
         col_(shade::Shape2(cin * k * k, max_batch * oh_ * ow_), false),
         tmp_(shade::Shape2(cout, max_batch * oh_ * ow_), false) {}
 
@@ -46,13 +50,7 @@ class Conv {
   shade::index_t ow() const { return ow_; }
 
   /*! \brief Fresh weights, momentum cleared. */
-  void Init(Rng* rnd) {
-    const float bound = 1.0f / std::sqrt(static_cast<float>(cin_ * k_ * k_));
-    rnd->SampleUniform(&w_, -bound, bound);
-    rnd->SampleUniform(&b_, -bound, bound);
-    vw_ = 0.0f;
-    vb_ = 0.0f;
-  }
+  void Init(Rng* rnd) { params_.Init(rnd, 1.0f / std::sqrt(static_cast<float>(cin_ * k_ * k_))); }
   /*! \brief *out = conv(in) + bias; keeps the unpacked patches for Backward. */
   void Forward(const Tensor4& in, Tensor4* out) {
     using namespace shade::expr;  // NOLINT(build/namespaces)
@@ -61,9 +59,9 @@ class Conv {
     Matrix col(col_.dptr_, shade::Shape2(cin_ * k_ * k_, cols));
     Matrix tmp(tmp_.dptr_, shade::Shape2(cout_, cols));
     col = unpack_patch2col(in, k_, k_, 1);
-    tmp = dot(w_, col);
+    tmp = dot(params_.w(), col);
     *out = swapaxis<1, 0>(reshape(tmp, shade::Shape4(cout_, b, oh_, ow_)));
-    *out += broadcast<1>(b_, out->shape_);
+    *out += broadcast<1>(params_.b(), out->shape_);
   }
   /*!
    * \brief Folds the batch's gradient into the momentum and, when `din` is not null, writes
@@ -76,46 +74,20 @@ class Conv {
     Matrix col(col_.dptr_, shade::Shape2(cin_ * k_ * k_, cols));
     Matrix tmp(tmp_.dptr_, shade::Shape2(cout_, cols));
     tmp = reshape(swapaxis<1, 0>(dout), tmp.shape_);
-    vw_ *= momentum;
-    vw_ += dot(tmp, col.T());
-    vb_ *= momentum;
-    vb_ += sumall_except_dim<1>(dout);
+    params_.DecayMomentum(momentum);
+    params_.vw() += dot(tmp, col.T());
+    params_.vb() += sumall_except_dim<1>(dout);
     if (din != nullptr) {
-      col = dot(w_.T(), tmp);
+      col = dot(params_.w().T(), tmp);
       *din = pack_col2patch(col, din->shape_, k_, k_, 1);
     }
   }
-  /*! \brief w -= lr * v. */
-  void Update(float lr) {
-    w_ -= lr * vw_;
-    b_ -= lr * vb_;
-  }
-  /*! \brief Writes W then b. */
-  void Save(shade::io::Stream* fo) const {
-    shade::SaveBinary(*fo, static_cast<const Matrix&>(w_));
-    shade::SaveBinary(*fo, static_cast<const Vector&>(b_));
-  }
-  /*! \brief Reads W then b (shapes must match). */
-  void Load(shade::io::Stream* fi, const char* layer) {
-    try {
-      Matrix w = w_;
-      Vector b = b_;
-      shade::LoadBinary(*fi, &w, true);
-      shade::LoadBinary(*fi, &b, true);
-    } catch (const shade::Error& e) {
-      SHADE_THROW << fi->name() << ": layer " << layer << " (weights " << w_.shape_
-                  << ", bias " << b_.shape_ << ") cannot be read: " << e.what();
-    }
-    vw_ = 0.0f;
-    vb_ = 0.0f;
-  }
+  /*! \brief The layer's weights, bias and momentum. */
+  WeightsAndBias& params() { return params_; }
 
  private:
   shade::index_t cin_, cout_, k_, oh_, ow_;
-  MatrixContainer w_;
-  VectorContainer b_;
-  MatrixContainer vw_;
-  VectorContainer vb_;
+  WeightsAndBias params_;
   MatrixContainer col_;  // unpacked patches of the last Forward (reused by Backward)
   MatrixContainer tmp_;  // cout x (batch * oh * ow) scratch
 };
@@ -125,7 +97,7 @@ class Cnn : public Model {
  public:
   /*! \brief Buffers for batches of up to `max_batch` images. */
   explicit Cnn(shade::index_t max_batch)
-      : max_batch_(max_batch), conv1_(1, 16, 5, 28, 28, max_batch),
+      : Model(max_batch), conv1_(1, 16, 5, 28, 28, max_batch),
         conv2_(16, 32, 5, 12, 12, max_batch), fc_(32 * 4 * 4, kClasses),
         c1_(shade::Shape4(max_batch, 16, 24, 24), false),
         p1_(shade::Shape4(max_batch, 16, 12, 12), false),
@@ -134,11 +106,9 @@ class Cnn : public Model {
         dc1_(shade::Shape4(max_batch, 16, 24, 24), false),
         dp1_(shade::Shape4(max_batch, 16, 12, 12), false),
         dc2_(shade::Shape4(max_batch, 32, 8, 8), false),
-        dp2_(shade::Shape4(max_batch, 32, 4, 4), false),
-        out_(shade::Shape2(max_batch, kClasses)), dout_(shade::Shape2(max_batch, kClasses)) {}
+        dp2_(shade::Shape4(max_batch, 32, 4, 4), false) {}
 
   const char* name() const override { return "cnn"; }
-  shade::index_t max_batch() const override { return max_batch_; }
 
   void Init(Rng* rnd) override {
     conv1_.Init(rnd);
@@ -151,8 +121,7 @@ class Cnn : public Model {
     SHADE_CHECK(x.CheckContiguous()) << "Cnn::Forward: the image rows must be contiguous";
     const shade::index_t b = x.size(0);
     const Tensor4 in(x.dptr_, shade::Shape4(b, 1, kImageSide, kImageSide));
-    Tensor4 c1 = c1_.Slice(0, b), p1 = p1_.Slice(0, b), c2 = c2_.Slice(0, b),
-            p2 = p2_.Slice(0, b);
+    Tensor4 c1 = c1_.Slice(0, b), p1 = p1_.Slice(0, b), c2 = c2_.Slice(0, b), p2 = p2_.Slice(0, b);
     conv1_.Forward(in, &c1);
     c1 = F<shade::op::relu>(c1);
     p1 = pool<shade::red::maximum>(c1, 2, 2, 2, 2);
@@ -162,47 +131,30 @@ class Cnn : public Model {
     fc_.Forward(Matrix(p2.dptr_, shade::Shape2(b, 32 * 4 * 4)), logits);
   }
 
-  float TrainStep(const Matrix& x, const Vector& labels, float lr, float momentum) override {
+ protected:
+  void Backward(const Matrix& x, const Matrix& dlogits, float momentum) override {
     using namespace shade::expr;  // NOLINT(build/namespaces)
     const shade::index_t b = x.size(0);
-    Matrix out = out_.Slice(0, b), dout = dout_.Slice(0, b);
-    Forward(x, &out);
-    const float loss = SoftmaxCrossEntropy(out, labels, &dout);
-    Tensor4 c1 = c1_.Slice(0, b), p1 = p1_.Slice(0, b), c2 = c2_.Slice(0, b),
-            p2 = p2_.Slice(0, b);
+    Tensor4 c1 = c1_.Slice(0, b), p1 = p1_.Slice(0, b), c2 = c2_.Slice(0, b), p2 = p2_.Slice(0, b);
     Tensor4 dc1 = dc1_.Slice(0, b), dp1 = dp1_.Slice(0, b), dc2 = dc2_.Slice(0, b),
             dp2 = dp2_.Slice(0, b);
     Matrix dflat(dp2.dptr_, shade::Shape2(b, 32 * 4 * 4));
-    fc_.Backward(Matrix(p2.dptr_, shade::Shape2(b, 32 * 4 * 4)), dout, &dflat, momentum);
+    fc_.Backward(Matrix(p2.dptr_, shade::Shape2(b, 32 * 4 * 4)), dlogits, &dflat, momentum);
     dc2 = unpool<shade::red::maximum>(c2, p2, dp2, 2, 2, 2, 2);
     dc2 *= F<relu_grad>(c2);
     conv2_.Backward(dc2, &dp1, momentum);
     dc1 = unpool<shade::red::maximum>(c1, p1, dp1, 2, 2, 2, 2);
     dc1 *= F<relu_grad>(c1);
     conv1_.Backward(dc1, nullptr, momentum);
-    conv1_.Update(lr);
-    conv2_.Update(lr);
-    fc_.Update(lr);
-    return loss;
   }
-
-  void Save(shade::io::Stream* fo) const override {
-    conv1_.Save(fo);
-    conv2_.Save(fo);
-    fc_.Save(fo);
-  }
-  void Load(shade::io::Stream* fi) override {
-    conv1_.Load(fi, "conv1");
-    conv2_.Load(fi, "conv2");
-    fc_.Load(fi, "fc");
+  std::vector<LayerParameters> Parameters() override {
+    return {{"conv1", &conv1_.params()}, {"conv2", &conv2_.params()}, {"fc", &fc_.params()}};
   }
 
  private:
-  shade::index_t max_batch_;
   Conv conv1_, conv2_;
   Dense fc_;
   Tensor4Container c1_, p1_, c2_, p2_, dc1_, dp1_, dc2_, dp2_;
-  MatrixContainer out_, dout_;
 };
 
 }  // namespace fashion_mnist

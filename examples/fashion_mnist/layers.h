@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <cmath>
 #include <string>
+#include <vector>
 
 #include "idx.h"
 #include "shade/base/error.h"
@@ -44,95 +45,6 @@ struct relu_grad {
   }
 };
 
-/*! \brief A network the trainer can drive. */
-class Model {
- public:
-  virtual ~Model() = default;
-  /*! \brief "mlp" or "cnn" (also written into weight files). */
-  virtual const char* name() const = 0;
-  /*! \brief Largest batch the buffers hold. */
-  virtual shade::index_t max_batch() const = 0;
-  /*! \brief Draws fresh weights (biases too) and clears the momentum. */
-  virtual void Init(Rng* rnd) = 0;
-  /*! \brief logits (b x 10) of the images x (b x 784), b <= max_batch(). */
-  virtual void Forward(const Matrix& x, Matrix* logits) = 0;
-  /*! \brief One SGD step on a batch; returns the batch's mean cross-entropy. */
-  virtual float TrainStep(const Matrix& x, const Vector& labels, float lr, float momentum) = 0;
-  /*! \brief Writes the weights (not the momentum). */
-  virtual void Save(shade::io::Stream* fo) const = 0;
-  /*! \brief Reads what Save wrote; throws shade::Error on a shape mismatch or truncation. */
-  virtual void Load(shade::io::Stream* fi) = 0;
-};
-
-/*!
- * \brief y = x W + b with W fan_in x fan_out, initialised like PyTorch's Linear: W and b
- *  uniform in [-1/sqrt(fan_in), 1/sqrt(fan_in)].
- */
-class Dense {
- public:
-  /*! \brief Allocates the weights and their momentum. */
-  Dense(shade::index_t fan_in, shade::index_t fan_out)
-      : w_(shade::Shape2(fan_in, fan_out), 0.0f), b_(shade::Shape1(fan_out), 0.0f),
-        vw_(shade::Shape2(fan_in, fan_out), 0.0f), vb_(shade::Shape1(fan_out), 0.0f) {}
-
-  /*! \brief Fresh weights; momentum cleared. */
-  void Init(Rng* rnd) {
-    const float bound = 1.0f / std::sqrt(static_cast<float>(w_.size(0)));
-    rnd->SampleUniform(&w_, -bound, bound);
-    rnd->SampleUniform(&b_, -bound, bound);
-    vw_ = 0.0f;
-    vb_ = 0.0f;
-  }
-  /*! \brief *y = x W + b. */
-  void Forward(const Matrix& x, Matrix* y) const {
-    using namespace shade::expr;  // NOLINT(build/namespaces)
-    *y = dot(x, w_);
-    *y += repmat(b_, x.size(0));
-  }
-  /*!
-   * \brief Folds the gradient of the batch into the momentum (v = momentum * v + grad) and,
-   *  when `dx` is not null, writes the gradient with respect to x (before W moves).
-   */
-  void Backward(const Matrix& x, const Matrix& dy, Matrix* dx, float momentum) {
-    using namespace shade::expr;  // NOLINT(build/namespaces)
-    vw_ *= momentum;
-    vw_ += dot(x.T(), dy);
-    vb_ *= momentum;
-    vb_ += sum_rows(dy);
-    if (dx != nullptr) *dx = dot(dy, w_.T());
-  }
-  /*! \brief w -= lr * v. */
-  void Update(float lr) {
-    w_ -= lr * vw_;
-    b_ -= lr * vb_;
-  }
-  /*! \brief Writes W then b. */
-  void Save(shade::io::Stream* fo) const {
-    shade::SaveBinary(*fo, static_cast<const Matrix&>(w_));
-    shade::SaveBinary(*fo, static_cast<const Vector&>(b_));
-  }
-  /*! \brief Reads W then b; their stored shapes must match this layer's. */
-  void Load(shade::io::Stream* fi, const char* layer) {
-    try {
-      Matrix w = w_;
-      Vector b = b_;
-      shade::LoadBinary(*fi, &w, true);
-      shade::LoadBinary(*fi, &b, true);
-    } catch (const shade::Error& e) {
-      SHADE_THROW << fi->name() << ": layer " << layer << " (weights " << w_.shape_
-                  << ", bias " << b_.shape_ << ") cannot be read: " << e.what();
-    }
-    vw_ = 0.0f;
-    vb_ = 0.0f;
-  }
-
- private:
-  MatrixContainer w_;
-  VectorContainer b_;
-  MatrixContainer vw_;
-  VectorContainer vb_;
-};
-
 /*!
  * \brief Mean softmax cross-entropy of `logits` against `labels` (class numbers stored as
  *  floats); writes d loss / d logits into `*grad` (same shape as logits).
@@ -156,6 +68,179 @@ inline float SoftmaxCrossEntropy(const Matrix& logits, const Vector& labels, Mat
   *grad *= 1.0f / static_cast<float>(b);
   return static_cast<float>(loss / static_cast<double>(b));
 }
+
+/*!
+ * \brief The trainable state of one layer: weights W (any 2-D shape), bias b, and their
+ *  SGD-with-momentum velocities, following PyTorch's SGD (v = momentum * v + grad,
+ *  w -= lr * v). Dense and Conv both keep theirs here, so the update and the weight-file
+ *  format exist once.
+ */
+class WeightsAndBias {
+ public:
+  /*! \brief W of `w_shape` and b of `bias_size` elements, all zero. */
+  WeightsAndBias(shade::Shape<2> w_shape, shade::index_t bias_size)
+      : w_(w_shape, 0.0f),
+        b_(shade::Shape1(bias_size), 0.0f),
+        vw_(w_shape, 0.0f),
+        vb_(shade::Shape1(bias_size), 0.0f) {}
+
+  /*! \brief W and b uniform in [-bound, bound] (PyTorch's Linear / Conv2d scheme with
+   *  bound = 1/sqrt(fan_in)); momentum cleared. */
+  void Init(Rng* rnd, float bound) {
+    rnd->SampleUniform(&w_, -bound, bound);
+    rnd->SampleUniform(&b_, -bound, bound);
+    ClearMomentum();
+  }
+  /*! \brief The weights. */
+  const MatrixContainer& w() const { return w_; }
+  /*! \brief v_w *= momentum and v_b *= momentum: the start of folding in a batch's gradient,
+   *  which the layer then adds with `vw() += ...` and `vb() += ...`. */
+  void DecayMomentum(float momentum) {
+    vw_ *= momentum;
+    vb_ *= momentum;
+  }
+  /*! \brief Velocity of W (the gradient is added into it). */
+  MatrixContainer& vw() { return vw_; }
+  /*! \brief Velocity of b. */
+  VectorContainer& vb() { return vb_; }
+  /*! \brief The bias. */
+  const VectorContainer& b() const { return b_; }
+  /*! \brief w -= lr * v. */
+  void Update(float lr) {
+    w_ -= lr * vw_;
+    b_ -= lr * vb_;
+  }
+  /*! \brief Writes W then b. */
+  void Save(shade::io::Stream* fo) const {
+    shade::SaveBinary(*fo, static_cast<const Matrix&>(w_));
+    shade::SaveBinary(*fo, static_cast<const Vector&>(b_));
+  }
+  /*! \brief Reads W then b; their stored shapes must match this layer's; momentum cleared. */
+  void Load(shade::io::Stream* fi, const char* layer) {
+    try {
+      Matrix w = w_;
+      Vector b = b_;
+      shade::LoadBinary(*fi, &w, true);
+      shade::LoadBinary(*fi, &b, true);
+    } catch (const shade::Error& e) {
+      SHADE_THROW << fi->name() << ": layer " << layer << " (weights " << w_.shape_ << ", bias "
+                  << b_.shape_ << ") cannot be read: " << e.what();
+    }
+    ClearMomentum();
+  }
+
+ private:
+  void ClearMomentum() {
+    vw_ = 0.0f;
+    vb_ = 0.0f;
+  }
+  MatrixContainer w_;
+  VectorContainer b_;
+  MatrixContainer vw_;
+  VectorContainer vb_;
+};
+
+/*!
+ * \brief y = x W + b with W fan_in x fan_out, initialised like PyTorch's Linear: W and b
+ *  uniform in [-1/sqrt(fan_in), 1/sqrt(fan_in)].
+ */
+class Dense {
+ public:
+  /*! \brief Allocates the weights and their momentum. */
+  Dense(shade::index_t fan_in, shade::index_t fan_out)
+      : params_(shade::Shape2(fan_in, fan_out), fan_out) {}
+
+  /*! \brief Fresh weights; momentum cleared. */
+  void Init(Rng* rnd) {
+    params_.Init(rnd, 1.0f / std::sqrt(static_cast<float>(params_.w().size(0))));
+  }
+  /*! \brief *y = x W + b. */
+  void Forward(const Matrix& x, Matrix* y) const {
+    using namespace shade::expr;  // NOLINT(build/namespaces)
+    *y = dot(x, params_.w());
+    *y += repmat(params_.b(), x.size(0));
+  }
+  /*!
+   * \brief Folds the gradient of the batch into the momentum (v = momentum * v + grad) and,
+   *  when `dx` is not null, writes the gradient with respect to x (before W moves).
+   */
+  void Backward(const Matrix& x, const Matrix& dy, Matrix* dx, float momentum) {
+    using namespace shade::expr;  // NOLINT(build/namespaces)
+    params_.DecayMomentum(momentum);
+    params_.vw() += dot(x.T(), dy);
+    params_.vb() += sum_rows(dy);
+    if (dx != nullptr) *dx = dot(dy, params_.w().T());
+  }
+  /*! \brief The layer's weights, bias and momentum. */
+  WeightsAndBias& params() { return params_; }
+  /*! \brief Read-only access for saving. */
+  const WeightsAndBias& params() const { return params_; }
+
+ private:
+  WeightsAndBias params_;
+};
+
+/*!
+ * \brief A network the trainer can drive. A subclass writes its forward pass, its backward
+ *  pass and lists its layers' parameters; the SGD step around them is written here once.
+ */
+class Model {
+ public:
+  /*! \brief `max_batch` bounds the batches of Forward and TrainStep. */
+  explicit Model(shade::index_t max_batch)
+      : max_batch_(max_batch),
+        logits_(shade::Shape2(max_batch, kClasses)),
+        dlogits_(shade::Shape2(max_batch, kClasses)) {}
+  virtual ~Model() = default;
+  /*! \brief "mlp" or "cnn" (also written into weight files). */
+  virtual const char* name() const = 0;
+  /*! \brief Largest batch the buffers hold. */
+  shade::index_t max_batch() const { return max_batch_; }
+  /*! \brief Draws fresh weights (biases too) and clears the momentum. */
+  virtual void Init(Rng* rnd) = 0;
+  /*! \brief logits (b x 10) of the images x (b x 784), b <= max_batch(). */
+  virtual void Forward(const Matrix& x, Matrix* logits) = 0;
+
+  /*! \brief One SGD step on a batch; returns the batch's mean cross-entropy. */
+  float TrainStep(const Matrix& x, const Vector& labels, float lr, float momentum) {
+    const shade::index_t b = x.size(0);
+    Matrix logits = logits_.Slice(0, b), dlogits = dlogits_.Slice(0, b);
+    Forward(x, &logits);
+    const float loss = SoftmaxCrossEntropy(logits, labels, &dlogits);
+    Backward(x, dlogits, momentum);
+    for (const LayerParameters& layer : Parameters()) layer.params->Update(lr);
+    return loss;
+  }
+  /*! \brief Writes the weights (not the momentum), layer by layer. */
+  void Save(shade::io::Stream* fo) const {
+    // Parameters() only lists the layers; nothing is modified through it here.
+    for (const LayerParameters& layer : const_cast<Model*>(this)->Parameters()) {
+      layer.params->Save(fo);
+    }
+  }
+  /*! \brief Reads what Save wrote; throws shade::Error on a shape mismatch or truncation. */
+  void Load(shade::io::Stream* fi) {
+    for (const LayerParameters& layer : Parameters()) layer.params->Load(fi, layer.name);
+  }
+
+ protected:
+  /*!
+   * \brief After the Forward of the same batch: folds the gradient of every layer into its
+   *  momentum, given d loss / d logits.
+   */
+  virtual void Backward(const Matrix& x, const Matrix& dlogits, float momentum) = 0;
+  /*! \brief A layer's name (in error messages) and its parameters. */
+  struct LayerParameters {
+    const char* name;
+    WeightsAndBias* params;
+  };
+  /*! \brief Every layer's parameters, input to output (the order of the weight file). */
+  virtual std::vector<LayerParameters> Parameters() = 0;
+
+ private:
+  shade::index_t max_batch_;
+  MatrixContainer logits_, dlogits_;
+};
 
 /*! \brief Index of the largest logit of row `i`. */
 inline int ArgMax(const Matrix& logits, shade::index_t i) {

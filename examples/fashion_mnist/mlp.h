@@ -12,6 +12,7 @@
 
 #include <cmath>
 #include <string>
+#include <vector>
 
 #include "layers.h"
 
@@ -22,13 +23,16 @@ class Mlp : public Model {
  public:
   /*! \brief Buffers for batches of up to `max_batch` images. */
   explicit Mlp(shade::index_t max_batch)
-      : fc1_(kImageSize, 256), fc2_(256, 128), fc3_(128, kClasses), max_batch_(max_batch),
-        a1_(shade::Shape2(max_batch, 256)), a2_(shade::Shape2(max_batch, 128)),
-        out_(shade::Shape2(max_batch, kClasses)), d1_(shade::Shape2(max_batch, 256)),
-        d2_(shade::Shape2(max_batch, 128)), d3_(shade::Shape2(max_batch, kClasses)) {}
+      : Model(max_batch),
+        fc1_(kImageSize, 256),
+        fc2_(256, 128),
+        fc3_(128, kClasses),
+        a1_(shade::Shape2(max_batch, 256)),
+        a2_(shade::Shape2(max_batch, 128)),
+        d1_(shade::Shape2(max_batch, 256)),
+        d2_(shade::Shape2(max_batch, 128)) {}
 
   const char* name() const override { return "mlp"; }
-  shade::index_t max_batch() const override { return max_batch_; }
 
   void Init(Rng* rnd) override {
     fc1_.Init(rnd);
@@ -47,41 +51,26 @@ class Mlp : public Model {
     fc3_.Forward(a2, logits);
   }
 
-  float TrainStep(const Matrix& x, const Vector& labels, float lr, float momentum) override {
+ protected:
+  void Backward(const Matrix& x, const Matrix& dlogits, float momentum) override {
     using namespace shade::expr;  // NOLINT(build/namespaces)
     const shade::index_t b = x.size(0);
-    Matrix out = out_.Slice(0, b);
-    Forward(x, &out);
     Matrix a1 = a1_.Slice(0, b), a2 = a2_.Slice(0, b);
-    Matrix d1 = d1_.Slice(0, b), d2 = d2_.Slice(0, b), d3 = d3_.Slice(0, b);
-    const float loss = SoftmaxCrossEntropy(out, labels, &d3);
-    // Backward: each layer's input gradient is taken before its weights move.
-    fc3_.Backward(a2, d3, &d2, momentum);
+    Matrix d1 = d1_.Slice(0, b), d2 = d2_.Slice(0, b);
+    // Each layer's input gradient is taken before its weights move.
+    fc3_.Backward(a2, dlogits, &d2, momentum);
     d2 *= F<relu_grad>(a2);
     fc2_.Backward(a1, d2, &d1, momentum);
     d1 *= F<relu_grad>(a1);
     fc1_.Backward(x, d1, nullptr, momentum);
-    fc1_.Update(lr);
-    fc2_.Update(lr);
-    fc3_.Update(lr);
-    return loss;
   }
-
-  void Save(shade::io::Stream* fo) const override {
-    fc1_.Save(fo);
-    fc2_.Save(fo);
-    fc3_.Save(fo);
-  }
-  void Load(shade::io::Stream* fi) override {
-    fc1_.Load(fi, "fc1");
-    fc2_.Load(fi, "fc2");
-    fc3_.Load(fi, "fc3");
+  std::vector<LayerParameters> Parameters() override {
+    return {{"fc1", &fc1_.params()}, {"fc2", &fc2_.params()}, {"fc3", &fc3_.params()}};
   }
 
  private:
   Dense fc1_, fc2_, fc3_;
-  shade::index_t max_batch_;
-  MatrixContainer a1_, a2_, out_, d1_, d2_, d3_;
+  MatrixContainer a1_, a2_, d1_, d2_;
 };
 
 }  // namespace fashion_mnist
