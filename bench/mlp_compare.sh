@@ -7,9 +7,11 @@
 # LibTorch is run two ways:
 #   torch-default : what a user gets: torch::set_num_threads(N), nothing else (OpenBLAS keeps
 #                   its own thread pool, denormals are not flushed)
-#   torch-best    : the fastest settings found on this machine: torch::set_num_threads(N),
-#                   denormals flushed (at::globalContext().setFlushDenormal), OpenBLAS's
-#                   threads set to N explicitly (see bench/RESULTS.md)
+#   torch-best    : torch::set_num_threads(N), denormals flushed
+#                   (at::globalContext().setFlushDenormal), OpenBLAS's threads set to N
+#   torch-blas1   : (N > 1 only) as torch-best but OpenBLAS at 1 thread, so LibTorch's N
+#                   OpenMP threads and OpenBLAS's pool do not oversubscribe the cores
+#                   (the fastest 2-thread setting on the 2-core machine; see bench/RESULTS.md)
 #
 # Environment: EPOCHS (default 10), RUNS (default 1), THREADS (default "1 2"),
 #              BUILD (default build-bench-mlp); OURS / TORCH: prebuilt binaries to use instead
@@ -49,7 +51,9 @@ accuracy() { grep -o 'test accuracy [0-9.]*' | tail -1 | awk '{print $3}'; }
 
 printf '%-8s %-14s %12s %12s %10s\n' threads program "epoch (s)" "cpu (s)" accuracy
 for t in $threads_list; do
-  for prog in shade torch-default torch-best; do
+  progs="shade torch-default torch-best"
+  [ "$t" -gt 1 ] && progs+=" torch-blas1"
+  for prog in $progs; do
     out=""
     for ((r = 0; r < runs; r++)); do
       case $prog in
@@ -57,6 +61,8 @@ for t in $threads_list; do
         torch-default) o=$("$torch" --epochs "$epochs" --threads "$t" --seed "$r") ;;
         torch-best) o=$("$torch" --epochs "$epochs" --threads "$t" --seed "$r" --best \
           --blas_threads "$t") ;;
+        torch-blas1) o=$("$torch" --epochs "$epochs" --threads "$t" --seed "$r" --best \
+          --blas_threads 1) ;;
       esac
       printf '== %s threads=%s run=%s\n%s\n' "$prog" "$t" "$r" "$o" >>"$log"
       out+="$o"$'\n'
