@@ -536,31 +536,6 @@ void ExecuteN(int nops, const ApplyPlan& plan, char* const* base, const Program&
 
 // Evaluates e into out (allocated, shape == the broadcast shape, checks done by the caller).
 void Run(const Expr& e, const Resolved& r, const NDArray& out, const NDArray* arrays) {
-  // Small binary op on two contiguous arrays of the output's shape, nothing to convert: call
-  // the kernel once on the arrays' memory (no program, no tiles, no thread dispatch). This is
-  // what RunTiles would do for one tile with the root computed in place.
-  if (e.num_nodes() == 3 && out.is_contiguous() && out.numel() <= dyn::kMaxTile) {
-    const Expr::Node& root = e.node(2);
-    const Expr::Node& l0 = e.node(0);
-    const Expr::Node& l1 = e.node(1);
-    if (root.kind == Expr::NodeKind::kOp && l0.kind == Expr::NodeKind::kArray &&
-        l1.kind == Expr::NodeKind::kArray && root.arg[0] == 0 && root.arg[1] == 1 &&
-        Info(root.op).arity == 2 && Info(root.op).cat != Cat::kWhere &&
-        r.dtype[2] == out.type_flag() && r.opnd[2][0] == r.dtype[0] && r.opnd[2][1] == r.dtype[1]) {
-      const NDArray& a = arrays[l0.index];
-      const NDArray& b = arrays[l1.index];
-      if (a.is_contiguous() && b.is_contiguous() && a.sizes() == out.sizes() && b.sizes() == out.sizes()) {
-        const dyn::OpKernel k = KernelFor(root.op, r.opnd[2][0]);
-        const index_t n = out.numel();
-        if (n == 0) return;
-        const dyn::View in[2] = {dyn::View{a.data_ptr(), false}, dyn::View{b.data_ptr(), false}};
-        SHADE_CHECK(in[0].p != nullptr && in[1].p != nullptr)
-            << "elementwise op: an operand has no memory allocated";
-        k(n, out.data_ptr(), in);
-        return;
-      }
-    }
-  }
   Program P;
   const bool heavy = BuildProgram(e, r, out.type_flag(), &P);
   const index_t numel = out.numel();
@@ -616,6 +591,54 @@ void Run(const Expr& e, const Resolved& r, const NDArray& out, const NDArray* ar
   ExecuteN(nops, plan, base, P, opt, std::make_index_sequence<Expr::kMaxArrays + 1>{});
 }
 
+// The small common case `a op b` (two contiguous arrays of one shape, at most one tile, dtypes
+// needing no conversion): resolved from the root op alone (no per-node Resolve, no broadcast,
+// no program, no tiles, no thread dispatch) and run as one kernel call on the arrays' memory,
+// exactly what the general path would compute. A 4-element add must cost tens of nanoseconds.
+struct DirectBinary {
+  const NDArray* a;
+  const NDArray* b;
+  dyn::OpKernel kernel;
+  int dtype;  // the result's
+  void Run(void* out) const {
+    const index_t n = a->numel();
+    if (n == 0) return;
+    const dyn::View in[2] = {dyn::View{a->data_ptr(), false}, dyn::View{b->data_ptr(), false}};
+    SHADE_CHECK(in[0].p != nullptr && in[1].p != nullptr)
+        << "elementwise op: an operand has no memory allocated";
+    kernel(n, out, in);
+  }
+};
+
+bool MatchDirectBinary(const Expr& e, DirectBinary* d) {
+  if (e.num_nodes() != 3) return false;
+  const Expr::Node& root = e.node(2);
+  const Expr::Node& l0 = e.node(0);
+  const Expr::Node& l1 = e.node(1);
+  if (root.kind != Expr::NodeKind::kOp || l0.kind != Expr::NodeKind::kArray ||
+      l1.kind != Expr::NodeKind::kArray || Info(root.op).arity != 2) {
+    return false;
+  }
+  const NDArray& a = e.array(l0.index);
+  const NDArray& b = e.array(l1.index);
+  const NDArrayImpl* ai = a.unsafeGetImpl();
+  const NDArrayImpl* bi = b.unsafeGetImpl();
+  if (ai == nullptr || bi == nullptr || !ai->is_contiguous() || !bi->is_contiguous() ||
+      ai->numel() > dyn::kMaxTile || a.sizes() != b.sizes()) {
+    return false;
+  }
+  const int fa = a.type_flag(), fb = b.type_flag();
+  if (fa < 0 || fb < 0) return false;  // the general path names the bad operand
+  const PromotionOperand in[2] = {PromotionOperand::Strong(fa), PromotionOperand::Strong(fb)};
+  int opnd[3];
+  ResolveOp(root.op, in, 2, opnd, &d->dtype);
+  if (opnd[0] != fa || opnd[1] != fb) return false;
+  d->a = &a;
+  d->b = &b;
+  d->kernel = KernelFor(root.op, fa);
+  return true;
+}
+
 void Evaluate(const Expr& e, const Resolved& r, const NDArray& out) {
   const int na = e.num_arrays();
   bool overlap = false;
@@ -656,22 +679,37 @@ Expr::Expr(const WeakScalar& s) {
   num_scalars_ = 1;
 }
 
-void Expr::CopyFrom(const Expr& o) {
-  std::copy(o.nodes_, o.nodes_ + o.num_nodes_, nodes_);
-  std::memcpy(static_cast<void*>(scalars()), o.scalars(), sizeof(WeakScalar) * static_cast<std::size_t>(o.num_scalars_));
-  for (int k = 0; k < o.num_arrays_; ++k) new (arrays() + k) NDArray(o.arrays()[k]);
+void Expr::CopyNodesAndScalars(const Expr& o) noexcept {
+  // The node array is small (a fixed-size copy is a few vector moves, no library call);
+  // scalars are copied only when there are any.
+  std::memcpy(nodes_, o.nodes_, sizeof(nodes_));
+  if (o.num_scalars_ > 0) {
+    std::memcpy(static_cast<void*>(scalars()), o.scalars(),
+                sizeof(WeakScalar) * static_cast<std::size_t>(o.num_scalars_));
+  }
   num_nodes_ = o.num_nodes_;
-  num_arrays_ = o.num_arrays_;
   num_scalars_ = o.num_scalars_;
 }
 
-void Expr::MoveFrom(Expr&& o) noexcept {
-  std::copy(o.nodes_, o.nodes_ + o.num_nodes_, nodes_);
-  std::memcpy(static_cast<void*>(scalars()), o.scalars(), sizeof(WeakScalar) * static_cast<std::size_t>(o.num_scalars_));
-  for (int k = 0; k < o.num_arrays_; ++k) new (arrays() + k) NDArray(std::move(o.arrays()[k]));
-  num_nodes_ = o.num_nodes_;
+void Expr::CopyFrom(const Expr& o) {
+  CopyNodesAndScalars(o);
+  for (int k = 0; k < o.num_arrays_; ++k) new (arrays() + k) NDArray(o.arrays()[k]);
   num_arrays_ = o.num_arrays_;
-  num_scalars_ = o.num_scalars_;
+}
+
+void Expr::MoveFrom(Expr&& o) noexcept {
+  CopyNodesAndScalars(o);
+  for (int k = 0; k < o.num_arrays_; ++k) {
+    new (arrays() + k) NDArray(std::move(o.arrays()[k]));
+    o.arrays()[k].~NDArray();
+  }
+  num_arrays_ = o.num_arrays_;
+  // The source is left empty: its destructor has nothing to release.
+  o.num_nodes_ = o.num_arrays_ = o.num_scalars_ = 0;
+}
+
+void Expr::CheckNotEmpty(const Expr& o) {
+  SHADE_CHECK_GE(int{o.num_nodes_}, 1) << "Expr: an operand is an empty expression (moved from)";
 }
 
 void Expr::Clear() noexcept {
@@ -680,6 +718,7 @@ void Expr::Clear() noexcept {
 }
 
 int Expr::Append(Expr&& o) {
+  CheckNotEmpty(o);
   SHADE_CHECK_LE(int{num_nodes_} + o.num_nodes_, kMaxNodes - 1)
       << "Expr: more than " << kMaxNodes << " nodes in one expression; evaluate a part first";
   const int base = num_nodes_;
@@ -714,6 +753,7 @@ int Expr::Append(Expr&& o) {
 }
 
 Expr Expr::Make(OpCode op, Expr a) {
+  CheckNotEmpty(a);
   SHADE_CHECK_EQ(Info(op).arity, 1) << "Expr::Make: " << Info(op).name << " is not unary";
   SHADE_CHECK_LE(int{a.num_nodes_}, kMaxNodes - 1)
       << "Expr: more than " << kMaxNodes << " nodes in one expression; evaluate a part first";
@@ -723,6 +763,7 @@ Expr Expr::Make(OpCode op, Expr a) {
 }
 
 Expr Expr::Make(OpCode op, Expr a, Expr b) {
+  CheckNotEmpty(a);
   SHADE_CHECK_EQ(Info(op).arity, 2) << "Expr::Make: " << Info(op).name << " is not binary";
   const int ra = a.num_nodes_ - 1;
   const int rb = a.Append(std::move(b));
@@ -732,6 +773,7 @@ Expr Expr::Make(OpCode op, Expr a, Expr b) {
 }
 
 Expr Expr::Make(OpCode op, Expr a, Expr b, Expr c) {
+  CheckNotEmpty(a);
   SHADE_CHECK_EQ(Info(op).arity, 3) << "Expr::Make: " << Info(op).name << " is not ternary";
   const int ra = a.num_nodes_ - 1;
   const int rb = a.Append(std::move(b));
@@ -757,6 +799,12 @@ TShape Expr::shape() const {
 }
 
 NDArray Expr::eval() const {
+  DirectBinary d;
+  if (MatchDirectBinary(*this, &d)) {
+    NDArray out = NDArray::Empty(d.a->sizes(), d.dtype);
+    d.Run(out.data_ptr());
+    return out;
+  }
   Resolved r;
   Resolve(*this, &r);
   const int root = r.num_nodes - 1;
@@ -768,6 +816,16 @@ NDArray Expr::eval() const {
 }
 
 const NDArray& Expr::eval(const NDArray& out) const {
+  // Anything unusual about out (shape, dtype, layout, overlap) takes the general path, which
+  // checks it and names the problem.
+  DirectBinary d;
+  if (out.defined() && MatchDirectBinary(*this, &d) && out.type_flag() == d.dtype &&
+      out.is_contiguous() && out.sizes() == d.a->sizes() &&
+      (out.numel() == 0 || out.data_ptr() != nullptr) && !HarmfulOverlap(*d.a, out) &&
+      !HarmfulOverlap(*d.b, out)) {
+    d.Run(out.data_ptr());
+    return out;
+  }
   Resolved r;
   Resolve(*this, &r);
   const int root = r.num_nodes - 1;

@@ -184,13 +184,16 @@ class Expr {
   const WeakScalar* scalars() const noexcept {
     return reinterpret_cast<const WeakScalar*>(scalar_storage_);
   }
+  static void CheckNotEmpty(const Expr& o);
+  void CopyNodesAndScalars(const Expr& o) noexcept;
   void CopyFrom(const Expr& o);
+  // Leaves `o` empty (no nodes, nothing to release).
   void MoveFrom(Expr&& o) noexcept;
   void Clear() noexcept;
 
   // Only the first num_nodes_ / num_arrays_ / num_scalars_ slots are live: building, moving
-  // and destroying an Expr touches what it uses, not its capacity (a 4-element add must cost
-  // tens of nanoseconds, not hundreds).
+  // and destroying an Expr touches the arrays and scalars it uses, not its capacity (a
+  // 4-element add must cost tens of nanoseconds, not hundreds).
   Node nodes_[kMaxNodes];
   alignas(NDArray) unsigned char array_storage_[kMaxArrays * sizeof(NDArray)];
   alignas(WeakScalar) unsigned char scalar_storage_[kMaxScalars * sizeof(WeakScalar)];
