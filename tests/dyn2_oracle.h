@@ -1,16 +1,20 @@
-// Reader for the NumPy oracle files of tests/data/dyn2/ (make_oracle.py describes the format) and
-// comparison helpers shared by test_dyn_reduce/linalg/shape_ops/indexing.
+// The one reader of the NumPy oracle files (tests/data/dyn/ and tests/data/dyn2/; the
+// make_oracle.py scripts describe the format), the comparison helpers, the non-contiguous
+// layouts every oracle case also runs on, and the oracle loop body shared by
+// test_dyn_elementwise/reduce/linalg/shape_ops/indexing.
 #ifndef SHADE_TESTS_DYN2_ORACLE_H_
 #define SHADE_TESTS_DYN2_ORACLE_H_
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdlib>
 #include <fstream>
 #include <map>
 #include <sstream>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "shade/ndarray/ndarray.h"
@@ -72,9 +76,7 @@ inline NDArray ParseArray(const std::vector<std::string>& w) {
       } else if constexpr (std::is_integral<T>::value) {
         p[i] = static_cast<T>(std::strtoull(s, nullptr, 10));
       } else {
-        p[i] = T(static_cast<float>(std::strtod(s, nullptr)));
-        if constexpr (std::is_same<T, double>::value) p[i] = std::strtod(s, nullptr);
-        if constexpr (std::is_same<T, float>::value) p[i] = static_cast<float>(std::strtod(s, nullptr));
+        p[i] = T(std::strtod(s, nullptr));  // exact: the value was printed from this dtype
       }
     }
   });
@@ -157,11 +159,14 @@ inline std::string ExactAt(const NDArray& a, index_t flat) {
   });
 }
 
-/*! Unit in the last place of dtype `flag` at magnitude |v| (normal range). */
+/*! Unit in the last place of dtype `flag` at magnitude |v| (subnormals: the smallest normal's). */
 inline double Ulp(int flag, double v) {
+  const double min_normal = flag == kFloat16                        ? 6.1e-5
+                            : flag == kFloat32 || flag == kBfloat16 ? 1.18e-38
+                                                                    : 2.3e-308;
   const int bits = flag == kFloat16 ? 10 : flag == kBfloat16 ? 7 : flag == kFloat32 ? 23 : 52;
   int e;
-  std::frexp(std::max(std::fabs(v), 1e-300), &e);
+  std::frexp(std::max(std::fabs(v), min_normal), &e);
   return std::ldexp(1.0, e - 1 - bits);
 }
 
@@ -203,16 +208,65 @@ inline NDArray Transposed(const NDArray& a) {
   return v;
 }
 
-/*! The same values as every other element of a twice-as-long last dimension. */
+/*! The same values as every other element of a longer last dimension, from offset 1. */
 inline NDArray Strided(const NDArray& a) {
   if (a.ndim() == 0) return a;
   std::vector<index_t> big = a.sizes().vec();
-  big.back() = big.back() * 2;
+  big.back() = big.back() * 2 + 1;
   NDArray store = NDArray::Empty(big, a.type_flag());
   store.Fill(0);
-  NDArray v = store.slice(a.ndim() - 1, 0, big.back(), 2);
+  NDArray v = store.slice(a.ndim() - 1, 1, big.back(), 2);
   v.copy_(a);
   return v;
+}
+
+/*! The message of the shade::Error `f` throws, or "no error". */
+template <typename F>
+std::string ErrorMessage(F&& f) {
+  try {
+    f();
+  } catch (const Error& e) {
+    return std::string(e.what());
+  }
+  return std::string("no error");
+}
+
+inline std::vector<NDArray> AsList(NDArray a) {
+  return {std::move(a)};
+}
+inline std::vector<NDArray> AsList(std::vector<NDArray> a) {
+  return a;
+}
+
+/*!
+ * One oracle case on one input layout: when NumPy raised, `run` must throw shade::Error;
+ * otherwise it must not throw and its results must match NumPy's outputs (ExpectClose with
+ * ulps / scale). With `paths_to_one_result`, `run` computes NumPy's single output in several
+ * ways and every result must match it.
+ */
+template <typename Run>
+void CheckOracleCase(const Case& c, const std::string& what, Run&& run, double ulps, double scale,
+                     bool paths_to_one_result = false) {
+  if (c.error) {
+    EXPECT_THROW(run(), Error) << what;
+    return;
+  }
+  std::vector<NDArray> got;
+  try {
+    got = AsList(run());
+  } catch (const Error& e) {
+    ADD_FAILURE() << what << ": threw " << e.what();
+    return;
+  }
+  if (paths_to_one_result) {
+    ASSERT_EQ(c.out.size(), 1u) << what;
+  } else {
+    ASSERT_EQ(got.size(), c.out.size()) << what;
+  }
+  for (std::size_t i = 0; i < got.size(); ++i) {
+    ExpectClose(got[i], c.out[paths_to_one_result ? 0 : i], ulps, scale,
+                what + " result " + std::to_string(i));
+  }
 }
 
 }  // namespace dyn2

@@ -9,15 +9,16 @@
 
 #include <algorithm>
 #include <cmath>
-#include <functional>
 #include <cstdlib>
 #include <fstream>
+#include <functional>
 #include <limits>
 #include <set>
 #include <sstream>
 #include <string>
 #include <vector>
 
+#include "dyn2_oracle.h"
 #include "shade/ndarray/ops.h"
 
 namespace shade {
@@ -27,48 +28,12 @@ constexpr double kMathUlps = 4;  // exp, log, tanh, ... in float32/float64
 // float16/bfloat16 results are computed in float and rounded once: within 1 ulp of NumPy's.
 constexpr double kHalfUlps = 1;
 
-int FlagOf(const std::string& name) {
-  for (int f = 0; f < kNumTypeFlags; ++f) {
-    if (name == TypeFlagName(f)) return f;
-  }
-  ADD_FAILURE() << "unknown dtype " << name;
-  return kFloat32;
-}
-
 OpCode OpOf(const std::string& name) {
   for (int i = 0; i < static_cast<int>(OpCode::kNumOps); ++i) {
     if (name == OpName(static_cast<OpCode>(i))) return static_cast<OpCode>(i);
   }
   ADD_FAILURE() << "unknown op " << name;
   return OpCode::kAdd;
-}
-
-// "in float32 2 2 3 | v v v ..." -> a contiguous NDArray with exactly those values.
-NDArray ParseArray(const std::vector<std::string>& w) {
-  const int flag = FlagOf(w[1]);
-  const int nd = std::stoi(w[2]);
-  std::vector<index_t> shape;
-  for (int d = 0; d < nd; ++d) shape.push_back(std::stoll(w[3 + d]));
-  NDArray a = NDArray::Empty(shape, flag);
-  const std::size_t first = 3 + static_cast<std::size_t>(nd) + 1;  // after "|"
-  EXPECT_EQ(w.size() - first, static_cast<std::size_t>(a.numel()));
-  DispatchDType(flag, [&](auto tag) {
-    using T = typename decltype(tag)::type;
-    T* p = static_cast<T*>(a.data_ptr());
-    for (index_t i = 0; i < a.numel(); ++i) {
-      const char* s = w[first + i].c_str();
-      if constexpr (std::is_same<T, bool>::value) {
-        p[i] = s[0] == '1';
-      } else if constexpr (std::is_integral<T>::value && std::is_signed<T>::value) {
-        p[i] = static_cast<T>(std::strtoll(s, nullptr, 10));
-      } else if constexpr (std::is_integral<T>::value) {
-        p[i] = static_cast<T>(std::strtoull(s, nullptr, 10));
-      } else {
-        p[i] = T(std::strtod(s, nullptr));  // exact: the value was printed from this dtype
-      }
-    }
-  });
-  return a;
 }
 
 bool Transcendental(OpCode op) {
@@ -82,45 +47,6 @@ bool Transcendental(OpCode op) {
   }
 }
 
-double ElementAsDouble(const NDArray& a, index_t flat_index) {
-  std::vector<index_t> idx(a.ndim());
-  index_t r = flat_index;
-  for (int d = a.ndim() - 1; d >= 0; --d) {
-    idx[d] = r % a.size(d);
-    r /= a.size(d);
-  }
-  return a.get(idx);
-}
-
-// Exact integer comparison through the typed element (64-bit values do not fit a double).
-std::string ElementString(const NDArray& a, index_t flat_index) {
-  std::vector<index_t> idx(a.ndim());
-  index_t r = flat_index;
-  for (int d = a.ndim() - 1; d >= 0; --d) {
-    idx[d] = r % a.size(d);
-    r /= a.size(d);
-  }
-  return DispatchDType(a.type_flag(), [&](auto tag) {
-    using T = typename decltype(tag)::type;
-    const T v = a.at<T>(IndexSpan(idx));
-    std::ostringstream os;
-    if constexpr (std::is_integral<T>::value) {
-      os << static_cast<long long>(v) << "/" << static_cast<unsigned long long>(v);  // NOLINT
-    } else {
-      os << static_cast<float>(v);
-    }
-    return os.str();
-  });
-}
-
-double UlpOf(int flag, double v) {
-  const double m = std::max(std::fabs(v), flag == kFloat16 ? 6.1e-5 : flag == kFloat32 || flag == kBfloat16 ? 1.18e-38 : 2.3e-308);
-  const int bits = flag == kFloat16 ? 10 : flag == kBfloat16 ? 7 : flag == kFloat32 ? 23 : 52;
-  int e;
-  std::frexp(m, &e);
-  return std::ldexp(1.0, e - 1 - bits);
-}
-
 void ExpectSameValues(const NDArray& got, const NDArray& want, OpCode op, const std::string& what) {
   ASSERT_EQ(TypeFlagName(got.type_flag()), std::string(TypeFlagName(want.type_flag()))) << what;
   ASSERT_EQ(got.sizes(), want.sizes()) << what;
@@ -128,41 +54,26 @@ void ExpectSameValues(const NDArray& got, const NDArray& want, OpCode op, const 
   const bool is_float = KindOf(flag) == DTypeKind::kFloat;
   for (index_t i = 0; i < want.numel(); ++i) {
     if (!is_float) {
-      EXPECT_EQ(ElementString(got, i), ElementString(want, i)) << what << " element " << i;
+      EXPECT_EQ(dyn2::ExactAt(got, i), dyn2::ExactAt(want, i)) << what << " element " << i;
       continue;
     }
-    const double g = ElementAsDouble(got, i), e = ElementAsDouble(want, i);
+    const double g = dyn2::At(got, i), e = dyn2::At(want, i);
     if (std::isnan(e)) {
       EXPECT_TRUE(std::isnan(g)) << what << " element " << i << ": got " << g << ", NumPy nan";
     } else if (std::isinf(e) || !Transcendental(op)) {
       EXPECT_EQ(g, e) << what << " element " << i;
     } else {
       const double ulps = flag == kFloat16 ? kHalfUlps : kMathUlps;
-      EXPECT_LE(std::fabs(g - e), ulps * UlpOf(flag, e)) << what << " element " << i << ": got " << g
-                                                         << ", NumPy " << e;
+      EXPECT_LE(std::fabs(g - e), ulps * dyn2::Ulp(flag, e))
+          << what << " element " << i << ": got " << g << ", NumPy " << e;
     }
   }
 }
 
 // The same values as a non-contiguous view: transposed storage for rank >= 2, every other
-// element of a larger array for rank 1.
+// element (from offset 1) of a larger array for rank 1.
 NDArray NonContiguous(const NDArray& a) {
-  if (a.ndim() >= 2) {
-    std::vector<index_t> rev = a.sizes().vec(), perm;
-    std::reverse(rev.begin(), rev.end());
-    for (int d = a.ndim() - 1; d >= 0; --d) perm.push_back(d);
-    NDArray t = NDArray::Empty(rev, a.type_flag());
-    NDArray v = t.permute(perm);
-    v.copy_(a);
-    return v;
-  }
-  if (a.ndim() == 1) {
-    NDArray big = NDArray::Empty({2 * a.size(0) + 1}, a.type_flag());
-    NDArray v = big.slice(0, 1, 2 * a.size(0) + 1, 2);
-    v.copy_(a);
-    return v;
-  }
-  return a;
+  return a.ndim() >= 2 ? dyn2::Transposed(a) : dyn2::Strided(a);
 }
 
 struct Case {
@@ -179,10 +90,7 @@ std::vector<Case> ReadCases() {
   std::vector<Case> cases;
   std::string line;
   while (std::getline(in, line)) {
-    std::istringstream ls(line);
-    std::vector<std::string> w;
-    std::string t;
-    while (ls >> t) w.push_back(t);
+    const std::vector<std::string> w = dyn2::Words(line);
     if (w.empty()) continue;
     if (w[0] == "case") {
       cases.push_back(Case{OpOf(w[1]), {}, {}, NDArray(), line});
@@ -196,12 +104,12 @@ std::vector<Case> ReadCases() {
         c.ins.emplace_back(std::strtod(w[2].c_str(), nullptr));
         c.strided.emplace_back(std::strtod(w[2].c_str(), nullptr));
       } else {
-        NDArray a = ParseArray(w);
+        NDArray a = dyn2::ParseArray(w);
         c.ins.emplace_back(a);
         c.strided.emplace_back(NonContiguous(a));
       }
     } else if (w[0] == "out") {
-      if (w[1] != "error") cases.back().want = ParseArray(w);
+      if (w[1] != "error") cases.back().want = dyn2::ParseArray(w);
     }
   }
   return cases;
@@ -238,6 +146,25 @@ TEST(DynElementwise, NumPyOracleEveryOpContiguousStridedAndOut) {
   }
   EXPECT_EQ(ops_seen.size(), static_cast<std::size_t>(OpCode::kNumOps));  // every op
   EXPECT_GT(errors, 20);
+}
+
+// NaN != x is true in every lane (x86's packet Ne is the ordered compare, false for NaN);
+// the naive loop compares in double.
+TEST(DynElementwise, NotEqualIsTrueForNaNInEveryLane) {
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  for (int flag : {kFloat16, kBfloat16, kFloat32, kFloat64}) {
+    NDArray a = NDArray::Empty({37}, flag), b = NDArray::Empty({37}, flag);
+    for (index_t i = 0; i < 37; ++i) {
+      a.set({i}, i % 3 == 0 ? nan : static_cast<double>(i % 5));
+      b.set({i}, i % 4 == 0 ? nan : static_cast<double>(i % 7));
+    }
+    const NDArray ne = not_equal(a, b), ne0 = not_equal(a, 0), eq = equal(a, b);
+    for (index_t i = 0; i < 37; ++i) {
+      EXPECT_EQ(ne.at<bool>(i), a.get({i}) != b.get({i})) << TypeFlagName(flag) << " element " << i;
+      EXPECT_EQ(ne0.at<bool>(i), a.get({i}) != 0.0) << TypeFlagName(flag) << " element " << i;
+      EXPECT_EQ(eq.at<bool>(i), a.get({i}) == b.get({i})) << TypeFlagName(flag) << " element " << i;
+    }
+  }
 }
 
 // Reference for the large tests: a naive loop in double.

@@ -19,19 +19,6 @@ namespace {
 // (the apply engine already threads over runs); strided runs are the loops below.
 // ---------------------------------------------------------------------------------------------
 
-template <typename D, typename S>
-SHADE_XINLINE D Convert(S v) {
-  if constexpr (std::is_same<D, S>::value) {
-    return v;
-  } else if constexpr (std::is_same<D, bool>::value) {
-    return static_cast<float>(v) != 0.0f;
-  } else if constexpr (kIsFloat16<S> || kIsFloat16<D>) {
-    return static_cast<D>(static_cast<float>(v));
-  } else {
-    return static_cast<D>(v);
-  }
-}
-
 // Same element type, moved as raw words of the element's size.
 template <typename U>
 void CopySameRun(const StridedRun<2>& r) {
@@ -114,14 +101,16 @@ struct CopySameKernel {
 // Element type conversion.
 template <typename D, typename S>
 void CastRun(const StridedRun<2>& r) {
-  if (r.contiguous) {  // contiguous: kernel::ConvertScalar has Convert's semantics (bool = v != 0)
+  // One element conversion for both paths: kernel::ConvertScalar (to bool it is v != 0 in the
+  // source type, so 1e-300 and denormals are true, as NumPy; never via float).
+  if (r.contiguous) {
     kernel::CastRun(r.n, reinterpret_cast<D*>(r.data[0]), reinterpret_cast<const S*>(r.data[1]));
     return;
   }
   for (index_t i = 0; i < r.n; ++i) {
     S v;
     std::memcpy(&v, r.data[1] + i * r.stride[1], sizeof(S));
-    const D out = Convert<D>(v);
+    const D out = kernel::ConvertScalar<D>(v);
     std::memcpy(r.data[0] + i * r.stride[0], &out, sizeof(D));
   }
 }

@@ -17,6 +17,7 @@
 
 #include <cmath>
 #include <cstdint>
+#include <functional>
 #include <type_traits>
 
 #include "shade/base/dtype.h"
@@ -36,6 +37,19 @@ template <typename T>
 constexpr bool kSignedInt = std::is_integral<T>::value && std::is_signed<T>::value;
 template <typename T>
 using U = std::make_unsigned_t<T>;
+/*! \brief Integer types (bool excluded) whose + - * go through WrapInt. */
+template <typename T>
+constexpr bool kWrapInt = std::is_integral<T>::value && !std::is_same<T, bool>::value;
+/*!
+ * \brief a op b for an integer type without C++ overflow: computed in unsigned arithmetic
+ *  (unsigned int for types narrower than int, whose promotion to int could overflow in a
+ *  product; else the unsigned twin), so signed results wrap as NumPy's do.
+ */
+template <class Op, typename T>
+SHADE_XINLINE T WrapInt(T a, T b) {
+  using W = std::conditional_t<(sizeof(T) < sizeof(unsigned)), unsigned, U<T>>;
+  return static_cast<T>(Op{}(static_cast<W>(a), static_cast<W>(b)));
+}
 /*! \brief float for the 16-bit floats, the type itself otherwise. */
 template <typename T>
 using MathT = op::detail::MathT<T>;
@@ -57,8 +71,8 @@ SHADE_XINLINE bool IsNaN(T v) {
 struct plus {
   template <typename T>
   static SHADE_XINLINE T Map(T a, T b) {
-    if constexpr (detail::kSignedInt<T>) {
-      return static_cast<T>(static_cast<detail::U<T>>(a) + static_cast<detail::U<T>>(b));
+    if constexpr (detail::kWrapInt<T>) {
+      return detail::WrapInt<std::plus<>>(a, b);
     } else {
       return op::plus::Map(a, b);
     }
@@ -70,8 +84,8 @@ struct plus {
 struct minus {
   template <typename T>
   static SHADE_XINLINE T Map(T a, T b) {
-    if constexpr (detail::kSignedInt<T>) {
-      return static_cast<T>(static_cast<detail::U<T>>(a) - static_cast<detail::U<T>>(b));
+    if constexpr (detail::kWrapInt<T>) {
+      return detail::WrapInt<std::minus<>>(a, b);
     } else {
       return op::minus::Map(a, b);
     }
@@ -83,11 +97,8 @@ struct minus {
 struct mul {
   template <typename T>
   static SHADE_XINLINE T Map(T a, T b) {
-    if constexpr (detail::kSignedInt<T>) {
-      return static_cast<T>(static_cast<detail::U<T>>(a) * static_cast<detail::U<T>>(b));
-    } else if constexpr (std::is_unsigned<T>::value && sizeof(T) < sizeof(unsigned)) {
-      // uint8/uint16 promote to int, whose product can overflow: multiply as unsigned.
-      return static_cast<T>(static_cast<unsigned>(a) * static_cast<unsigned>(b));
+    if constexpr (detail::kWrapInt<T>) {
+      return detail::WrapInt<std::multiplies<>>(a, b);
     } else {
       return op::mul::Map(a, b);
     }
@@ -281,7 +292,8 @@ HWY_INLINE auto GeMask(V a, V b) {
     }                                                                                  \
   };
 SHADE_NUMPY_COMPARE_(equal, a == b, hn::Eq(a, b))
-SHADE_NUMPY_COMPARE_(not_equal, a != b, hn::Ne(a, b))
+// Not Eq rather than hn::Ne: x86's Ne is the ordered compare (false for NaN); NaN != x holds.
+SHADE_NUMPY_COMPARE_(not_equal, a != b, hn::Not(hn::Eq(a, b)))
 SHADE_NUMPY_COMPARE_(less, a < b, hn::Lt(a, b))
 SHADE_NUMPY_COMPARE_(less_equal, a <= b, detail::LeMask(a, b))
 SHADE_NUMPY_COMPARE_(greater, a > b, hn::Gt(a, b))

@@ -18,6 +18,8 @@ floats as float.hex or nan/inf/-inf):
 """
 import numpy as np
 
+from oracle_format import arr_line
+
 np._set_promotion_state('weak')
 
 DTYPES = ['bool', 'uint8', 'uint16', 'uint32', 'uint64', 'int8', 'int16', 'int32', 'int64',
@@ -72,21 +74,6 @@ UNARY = {
 
 # Not NumPy functions: their dtype rule is shade's (the float rule of exp), computed in float64.
 NOT_NUMPY = {'rsqrt', 'sigmoid', 'relu'}
-
-
-def fmt(v, dt):
-    if dt == 'bool':
-        return '1' if v else '0'
-    if dt.startswith('float'):
-        return float(v).hex()
-    return str(int(v))
-
-
-def arr_line(tag, a):
-    a = np.asarray(a)
-    dt = str(a.dtype)
-    vals = ' '.join(fmt(v, dt) for v in a.reshape(-1).tolist())
-    return f'{tag} {dt} {a.ndim} {" ".join(str(s) for s in a.shape)} | {vals}'
 
 
 def result_or_error(f, *args):

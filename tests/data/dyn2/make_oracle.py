@@ -16,26 +16,17 @@ nan/inf/-inf; arrays as `DTYPE NDIM SHAPE... | values`):
   out error                  NumPy raised
   end
 """
+import os
+import sys
+
 import numpy as np
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', 'dyn'))
+from oracle_format import arr_line as arr  # noqa: E402 - the shared array line
 
 np._set_promotion_state('weak')
 
 rng = np.random.default_rng(20261122)
-
-
-def fmt(v, dt):
-    if dt == 'bool':
-        return '1' if v else '0'
-    if dt.startswith('float'):
-        return float(v).hex()
-    return str(int(v))
-
-
-def arr(tag, a):
-    a = np.asarray(a)
-    dt = str(a.dtype)
-    vals = ' '.join(fmt(v, dt) for v in a.reshape(-1).tolist())
-    return f'{tag} {dt} {a.ndim} {" ".join(str(s) for s in a.shape)} | {vals}'
 
 
 def values(dt, shape, nan=False):
@@ -214,6 +205,24 @@ def shape_ops():
             x.reshape(-1)[2] = 0
             x.reshape(-1)[3] = 1e-300
         emit(lines, 'astype', {'dtype': dst}, [x], lambda v, dst=dst: v.astype(dst))
+    # Every dtype into bool (copy_ and astype): nonzero is true in the source type, so tiny
+    # values, denormals and NaN are true and -0.0 false. Fixed values (no rng: the other files
+    # keep their inputs).
+    for src in ['float64', 'float32', 'float16', 'int8', 'uint8', 'int16', 'uint16', 'int32', 'uint32',
+                'int64', 'uint64', 'bool']:
+        dt = np.dtype(src)
+        if dt.kind == 'f':
+            tiny = np.finfo(dt).smallest_subnormal
+            v = [0.0, -0.0, 1e-300, -1e-310, 5e-324, tiny, -tiny, np.nan, np.inf, -np.inf, 0.5, 1e-45]
+        elif dt.kind in 'iu':
+            info = np.iinfo(dt)
+            v = [0, 1, info.max, info.min, 0, 2, 256 % (int(info.max) + 1), 0, info.max - 1, 1, 0, 3]
+        else:
+            v = [0, 1] * 6
+        with np.errstate(all='ignore'):
+            x = np.array(v, dtype=object if dt.kind in 'iu' else None).astype(src).reshape(2, 6)
+        for op in ['copy_', 'astype']:
+            emit(lines, op, {'dtype': 'bool'}, [x], lambda a: a.astype('bool'))
     return lines
 
 
