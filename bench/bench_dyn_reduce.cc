@@ -6,9 +6,8 @@
 // range(0) is the thread count of every library.
 #include <benchmark/benchmark.h>
 
-#include <cstring>
-
 #include "bench/common.h"
+#include "bench/ndarray_fill.h"
 #include "shade/ndarray/linalg.h"
 #include "shade/ndarray/reduce.h"
 
@@ -17,20 +16,14 @@ namespace {
 using shade::index_t;
 using shade::NDArray;
 using shade_bench::SetThreads;
+using shade_bench::UniformNDArray;
 
 constexpr index_t kN = 4096;
 constexpr index_t kM = 512;
 
-NDArray Fill(std::vector<index_t> shape, double lo, double hi) {
-  NDArray a = NDArray::Empty<float>(shape);
-  shade_bench::Buffer<float> b(a.numel(), lo, hi);
-  std::memcpy(a.data_ptr(), b.data(), a.nbytes());
-  return a;
-}
-
 void BM_SumAxis1_shade(benchmark::State& st) {
   SetThreads(static_cast<int>(st.range(0)));
-  NDArray a = Fill({kN, kN}, -1, 1);
+  NDArray a = UniformNDArray({kN, kN}, -1, 1);
   for (auto _ : st) {
     NDArray r = shade::sum(a, 1);
     benchmark::DoNotOptimize(r.data_ptr());
@@ -41,7 +34,7 @@ BENCHMARK(BM_SumAxis1_shade)->Arg(1)->Arg(2)->Unit(benchmark::kMillisecond)->Use
 
 void BM_SumAxis0_shade(benchmark::State& st) {
   SetThreads(static_cast<int>(st.range(0)));
-  NDArray a = Fill({kN, kN}, -1, 1);
+  NDArray a = UniformNDArray({kN, kN}, -1, 1);
   for (auto _ : st) {
     NDArray r = shade::sum(a, 0);
     benchmark::DoNotOptimize(r.data_ptr());
@@ -52,7 +45,7 @@ BENCHMARK(BM_SumAxis0_shade)->Arg(1)->Arg(2)->Unit(benchmark::kMillisecond)->Use
 
 void BM_SumAxis1_transposed_shade(benchmark::State& st) {
   SetThreads(static_cast<int>(st.range(0)));
-  NDArray a = Fill({kN, kN}, -1, 1);
+  NDArray a = UniformNDArray({kN, kN}, -1, 1);
   NDArray t = a.transpose(0, 1);
   for (auto _ : st) {
     NDArray r = shade::sum(t, 1);
@@ -64,7 +57,7 @@ BENCHMARK(BM_SumAxis1_transposed_shade)->Arg(1)->Arg(2)->Unit(benchmark::kMillis
 
 void BM_MatmulT_shade(benchmark::State& st) {
   SetThreads(static_cast<int>(st.range(0)));
-  NDArray a = Fill({kM, kM}, -1, 1), b = Fill({kM, kM}, -1, 1);
+  NDArray a = UniformNDArray({kM, kM}, -1, 1), b = UniformNDArray({kM, kM}, -1, 1);
   NDArray bt = b.transpose(0, 1);
   for (auto _ : st) {
     NDArray c = shade::matmul(a, bt);

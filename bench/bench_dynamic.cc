@@ -7,9 +7,8 @@
 // range(0) is the thread count of every library.
 #include <benchmark/benchmark.h>
 
-#include <cstring>
-
 #include "bench/common.h"
+#include "bench/ndarray_fill.h"
 #include "shade/ndarray/ops.h"
 #include "shade/tensor/tensor.h"
 
@@ -18,21 +17,16 @@ namespace {
 using shade::index_t;
 using shade::NDArray;
 using shade_bench::SetThreads;
+using shade_bench::UniformNDArray;
 
 constexpr index_t kBig = index_t(1) << 24;
 constexpr index_t kBcast = 4096;
 
-NDArray Fill(std::vector<index_t> shape, double lo, double hi) {
-  NDArray a = NDArray::Empty<float>(shape);
-  shade_bench::Buffer<float> b(a.numel(), lo, hi);
-  std::memcpy(a.data_ptr(), b.data(), a.nbytes());
-  return a;
-}
-
 // ------------------------------------------------------------------ fused 5-op expression
 void BM_Fused5_shade_alloc(benchmark::State& st) {
   SetThreads(static_cast<int>(st.range(0)));
-  NDArray a = Fill({kBig}, -1, 1), b = Fill({kBig}, -1, 1), x = Fill({kBig}, 0.5, 1.5);
+  NDArray a = UniformNDArray({kBig}, -1, 1), b = UniformNDArray({kBig}, -1, 1),
+          x = UniformNDArray({kBig}, 0.5, 1.5);
   for (auto _ : st) {
     NDArray c = a * b + shade::exp(x) - a / x;
     benchmark::DoNotOptimize(c.data_ptr());
@@ -43,7 +37,8 @@ BENCHMARK(BM_Fused5_shade_alloc)->Arg(1)->Arg(2)->Unit(benchmark::kMillisecond)-
 
 void BM_Fused5_shade_out(benchmark::State& st) {
   SetThreads(static_cast<int>(st.range(0)));
-  NDArray a = Fill({kBig}, -1, 1), b = Fill({kBig}, -1, 1), x = Fill({kBig}, 0.5, 1.5);
+  NDArray a = UniformNDArray({kBig}, -1, 1), b = UniformNDArray({kBig}, -1, 1),
+          x = UniformNDArray({kBig}, 0.5, 1.5);
   NDArray c = NDArray::Empty<float>({kBig});
   for (auto _ : st) {
     (a * b + shade::exp(x) - a / x).eval(c);
@@ -83,7 +78,7 @@ BENCHMARK(BM_Fused5_torch)->Arg(1)->Arg(2)->Unit(benchmark::kMillisecond)->UseRe
 // ------------------------------------------------------------------ broadcast add
 void BM_BroadcastAdd_shade(benchmark::State& st) {
   SetThreads(static_cast<int>(st.range(0)));
-  NDArray col = Fill({kBcast, 1}, -1, 1), row = Fill({1, kBcast}, -1, 1);
+  NDArray col = UniformNDArray({kBcast, 1}, -1, 1), row = UniformNDArray({1, kBcast}, -1, 1);
   for (auto _ : st) {
     NDArray c = col + row;
     benchmark::DoNotOptimize(c.data_ptr());
@@ -108,7 +103,7 @@ BENCHMARK(BM_BroadcastAdd_torch)->Arg(1)->Arg(2)->Unit(benchmark::kMillisecond)-
 // ------------------------------------------------------------------ tiny add (overhead)
 void BM_Add4_shade_alloc(benchmark::State& st) {
   SetThreads(1);
-  NDArray a = Fill({4}, -1, 1), b = Fill({4}, -1, 1);
+  NDArray a = UniformNDArray({4}, -1, 1), b = UniformNDArray({4}, -1, 1);
   for (auto _ : st) {
     NDArray c = a + b;
     benchmark::DoNotOptimize(c.data_ptr());
@@ -118,7 +113,8 @@ BENCHMARK(BM_Add4_shade_alloc)->Unit(benchmark::kNanosecond);
 
 void BM_Add4_shade_out(benchmark::State& st) {
   SetThreads(1);
-  NDArray a = Fill({4}, -1, 1), b = Fill({4}, -1, 1), c = NDArray::Empty<float>({4});
+  NDArray a = UniformNDArray({4}, -1, 1), b = UniformNDArray({4}, -1, 1),
+          c = NDArray::Empty<float>({4});
   for (auto _ : st) {
     shade::add(a, b, c);
     benchmark::DoNotOptimize(c.data_ptr());

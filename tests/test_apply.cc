@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "ndarray_test_util.h"
 #include "shade/backend/cpu/parallel.h"
 #include "shade/ndarray/apply.h"
 #include "shade/ndarray/ndarray.h"
@@ -284,31 +285,35 @@ TEST(Apply, OrderedVisitsRowMajorOrder) {
 
 TEST(Apply, ErrorsNameTheOperand) {
   NDArray a = NDArray::Empty<float>({2, 3});
-  auto expect_msg = [](auto f, const std::string& needle) {
-    try {
-      f();
-      ADD_FAILURE() << "no throw, expected " << needle;
-    } catch (const shade::Error& e) {
-      EXPECT_NE(std::string(e.what()).find(needle), std::string::npos) << e.what();
-    }
-  };
   auto noop = [](const shade::StridedRun<2>&) {};
-  expect_msg([&] { shade::ApplyNDArrays<2>({a, NDArray::Empty<float>({3, 2})}, noop); },
-             "operand 1 has sizes (3,2), operand 0 has (2,3)");
-  expect_msg([&] { shade::ApplyNDArrays<2>({a, NDArray()}, noop); }, "operand 1 is an undefined NDArray");
+  shade_test::ExpectErrorContaining(
+      [&] {
+        shade::ApplyNDArrays<2>({a, NDArray::Empty<float>({3, 2})}, noop);
+      },
+      "operand 1 has sizes (3,2), operand 0 has (2,3)");
+  shade_test::ExpectErrorContaining(
+      [&] {
+        shade::ApplyNDArrays<2>({a, NDArray()}, noop);
+      },
+      "operand 1 is an undefined NDArray");
   NDArray lazy({2, 3});
   lazy.mutable_data<float>();
   lazy.FreeMemory();
-  expect_msg([&] { shade::ApplyNDArrays<2>({a, lazy}, noop); }, "has no memory allocated");
-  expect_msg([&] { shade::ApplyElementwise<double>([](double&) {}, ApplyOptions(), a); },
-             "operand 0 holds float32");
+  shade_test::ExpectErrorContaining(
+      [&] {
+        shade::ApplyNDArrays<2>({a, lazy}, noop);
+      },
+      "has no memory allocated");
+  shade_test::ExpectErrorContaining(
+      [&] { shade::ApplyElementwise<double>([](double&) {}, ApplyOptions(), a); },
+      "operand 0 holds float32");
   // A kernel's exception reaches the caller, from worker threads too.
   ThreadGuard guard;
   shade::SetNumThreads(4);
   NDArray big = NDArray::Empty<float>({64, 64});
   ApplyOptions opt;
   opt.grain = 16;
-  expect_msg(
+  shade_test::ExpectErrorContaining(
       [&] {
         shade::ApplyElementwise<float>([](float&) { SHADE_THROW << "kernel failed"; }, opt, big);
       },

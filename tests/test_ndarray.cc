@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "ndarray_test_util.h"
 #include "shade/memory/alloc.h"
 #include "shade/ndarray/bridge.h"
 #include "shade/ndarray/ndarray.h"
@@ -18,15 +19,7 @@ using shade::IndexSpan;
 using shade::NDArray;
 using shade::TypeMeta;
 
-template <typename F>
-void ExpectErrorContaining(F&& f, const std::string& needle) {
-  try {
-    f();
-    ADD_FAILURE() << "no shade::Error thrown; expected one containing: " << needle;
-  } catch (const shade::Error& e) {
-    EXPECT_NE(std::string(e.what()).find(needle), std::string::npos) << e.what();
-  }
-}
+using shade_test::ExpectErrorContaining;
 
 // Counts constructions, copies and destructions to prove each element lives exactly once.
 struct Tracked {

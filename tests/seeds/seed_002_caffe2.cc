@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <string>
 
+#include "ndarray_test_util.h"
 #include "shade/memory/alloc.h"
 #include "shade/ndarray/ndarray.h"
 
@@ -14,16 +15,7 @@ using shade::index_t;
 using shade::NDArray;
 using shade::TypeMeta;
 
-// Runs `f`, expects shade::Error whose message contains `needle`.
-template <typename F>
-void ExpectErrorContaining(F&& f, const std::string& needle) {
-  try {
-    f();
-    ADD_FAILURE() << "no shade::Error thrown; expected one containing: " << needle;
-  } catch (const shade::Error& e) {
-    EXPECT_NE(std::string(e.what()).find(needle), std::string::npos) << e.what();
-  }
-}
+using shade_test::ExpectErrorContaining;
 
 // Restores the global keep-on-shrink settings after a test changes them.
 struct KeepOnShrinkGuard {
