@@ -21,7 +21,17 @@ namespace ext_test {
 using shade::cpu;
 using shade::index_t;
 using shade::Shape;
+using shade::Shape1;
+using shade::Shape2;
+using shade::Shape3;
+using shade::Shape4;
 using shade::Tensor;
+
+/*! The element types every typed extension test runs with. */
+using ExtTypes = ::testing::Types<float, double, int32_t>;
+/*! Fixture of the typed extension tests (each suite names it through an alias). */
+template <typename DType>
+class ExtTest : public ::testing::Test {};
 
 /*! Owns storage for a rank-dim tensor whose rows are padded by `pad` elements (filled with a
  *  sentinel that evaluations must never overwrite). */

@@ -208,8 +208,8 @@ struct ShapeCheck<dim, TernaryMapExp<OP, TA, TB, TC, DType, etype>> {
         known = &s;
       } else {
         SHADE_CHECK(*known == s) << "TernaryMapExp: shapes of operands differ: "
-                                 << ShapeString(shapes[0]) << ", " << ShapeString(shapes[1])
-                                 << ", " << ShapeString(shapes[2]);
+                                 << ShapeString(shapes[0]) << ", " << ShapeString(shapes[1]) << ", "
+                                 << ShapeString(shapes[2]);
       }
     }
     return known != nullptr ? *known : shapes[0];
@@ -223,6 +223,19 @@ struct ShapeCheck<dim, E, std::enable_if_t<detail::IsMakeTensorExp<E>::value>> {
     return e.shape_;
   }
 };
+
+/*!
+ * \brief Shape of the assignment `dst = exp` (rank dim): throws shade::Error naming both
+ *  shapes unless exp's shape equals dst's or exp is scalar-only.
+ */
+template <int dim, typename Dst, typename E>
+inline Shape<dim> CheckAssignShape(const Dst& dst, const E& exp) {
+  const Shape<dim> dshape = ShapeCheck<dim, Dst>::Check(dst);
+  const Shape<dim> eshape = ShapeCheck<dim, E>::Check(exp);
+  SHADE_CHECK(IsWildcardShape(eshape) || eshape == dshape)
+      << "assignment: expression shape " << eshape << " differs from destination shape " << dshape;
+  return dshape;
+}
 
 }  // namespace expr
 }  // namespace shade

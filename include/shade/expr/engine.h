@@ -1,8 +1,9 @@
 /*!
  * \file engine.h
  * \brief `ExpEngine`: dispatches `dst SV= exp` by expression kind: element-wise kinds
- *  (kRValue, kMapper, kChainer) go to the element loop MapExp (backend/cpu/map.h), kComplex
- *  (dot) to `ExpComplexEngine` and the dot engine.
+ *  (kRValue, kMapper, kChainer) go to the element loop MapExp (backend/cpu/map.h), except
+ *  extensions with a whole-tensor evaluator (`TensorEvaluator`, expression.h) assigned to a
+ *  tensor; kComplex (dot) goes to `ExpComplexEngine` and the dot engine.
  */
 // Tensor first (it includes this header back at its end, once Tensor is complete), so the
 // definitions below always see the complete Tensor type whichever header is included first.
@@ -10,6 +11,8 @@
 
 #ifndef SHADE_EXPR_ENGINE_H_
 #define SHADE_EXPR_ENGINE_H_
+
+#include <type_traits>
 
 #include "shade/backend/cpu/map.h"
 #include "shade/expr/check.h"
@@ -32,10 +35,10 @@ struct ExpComplexEngine {
 /*! \brief dst SV= scale * dot(lhs, rhs) for tensors of one device. */
 template <typename SV, typename Device, int dim, int ldim, int rdim, bool ltrans, bool rtrans,
           typename DType>
-struct ExpComplexEngine<SV, Tensor<Device, dim, DType>,
-                        DotExp<Tensor<Device, ldim, DType>, Tensor<Device, rdim, DType>, ltrans,
-                               rtrans, DType>,
-                        DType> {
+struct ExpComplexEngine<
+    SV, Tensor<Device, dim, DType>,
+    DotExp<Tensor<Device, ldim, DType>, Tensor<Device, rdim, DType>, ltrans, rtrans, DType>,
+    DType> {
   static void Eval(Tensor<Device, dim, DType>* dst,
                    const DotExp<Tensor<Device, ldim, DType>, Tensor<Device, rdim, DType>, ltrans,
                                 rtrans, DType>& exp) {
@@ -52,9 +55,21 @@ struct ExpEngine {
   static void Eval(RValue* dst, const Exp<E, DType, type::kMapper>& exp) {
     MapExp<Saver>(dst, exp);
   }
-  /*! \brief Chained expression (transpose, extension). */
+  /*!
+   * \brief Chained expression (transpose, extension): the extension's whole-tensor evaluator
+   *  when it has one and the destination is a cpu tensor, else the element loop.
+   */
   template <typename E>
   static void Eval(RValue* dst, const Exp<E, DType, type::kChainer>& exp) {
+    constexpr int dim = ExpInfo<RValue>::kDim;
+    using DstTensor = Tensor<cpu, (dim >= 1 ? dim : 1), DType>;
+    if constexpr (TensorEvaluator<E>::kAvailable && std::is_base_of<DstTensor, RValue>::value) {
+      static_assert(CheckMapTypes<cpu, dim, E>(), "");
+      CheckAssignShape<dim>(*dst, exp.self());
+      if (TensorEvaluator<E>::template Run<Saver>(static_cast<DstTensor*>(dst), exp.self())) {
+        return;
+      }
+    }
     MapExp<Saver>(dst, exp);
   }
   /*! \brief Another tensor. */

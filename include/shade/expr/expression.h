@@ -108,31 +108,26 @@ template <typename Saver, typename RValue, typename DType>
 struct ExpEngine;
 
 /*!
- * \brief Base of every assignable expression (Tensor, TensorContainer): `=`, `+=`, `-=`,
- *  `*=`, `/=` with scalars and expressions trigger the evaluation.
+ * \brief Whole-tensor evaluator of an extension E, which ExpEngine (engine.h) tries before the
+ *  element loop when the destination is a cpu Tensor. The primary template has none. An
+ *  extension with one specialises it with `static constexpr bool kAvailable = true;` and
+ *  `template <typename Saver, int dim, typename DType> static bool Run(Tensor<cpu, dim, DType>*
+ *  dst, const E& e)`, which performs `*dst Saver= e` (shapes already checked) with the same
+ *  values as the element loop, or returns false before writing anything when its operands are
+ *  not laid out in memory the way it reads them (the element loop then runs).
+ */
+template <typename E>
+struct TensorEvaluator {
+  /*! \brief No whole-tensor form: the element loop evaluates E. */
+  static constexpr bool kAvailable = false;
+};
+
+/*!
+ * \brief `+=`, `-=`, `*=`, `/=` with an expression, shared by tensors (RValueExp) and assignable
+ *  extensions (MakeTensorExp): each evaluates through ExpEngine into the Container.
  */
 template <typename Container, typename DType>
-class RValueExp : public Exp<Container, DType, type::kRValue> {
- public:
-  /*! \brief Lazy transpose of this 2-D value (also used by dot to select transposed GEMM). */
-  SHADE_XINLINE TransposeExp<Container, DType> T() const {
-    return TransposeExp<Container, DType>(this->self());
-  }
-  /*! \brief Adds a scalar to every element. */
-  Container& operator+=(DType s) { return Apply<sv::plusto>(scalar<DType>(s)); }
-  /*! \brief Subtracts a scalar from every element. */
-  Container& operator-=(DType s) { return Apply<sv::minusto>(scalar<DType>(s)); }
-  /*! \brief Multiplies every element by a scalar. */
-  Container& operator*=(DType s) { return Apply<sv::multo>(scalar<DType>(s)); }
-  /*! \brief Divides every element by a scalar. */
-  Container& operator/=(DType s) { return Apply<sv::divto>(scalar<DType>(s)); }
-  /*! \brief Sets every element to a scalar. */
-  Container& Assign(DType s) { return Apply<sv::saveto>(scalar<DType>(s)); }
-  /*! \brief Evaluates `exp` into this value. */
-  template <typename E, typename EDType, int etype>
-  Container& Assign(const Exp<E, EDType, etype>& exp) {
-    return Apply<sv::saveto>(exp);
-  }
+struct AssignOps {
   /*! \brief this += exp, element-wise. */
   template <typename E, typename EDType, int etype>
   Container& operator+=(const Exp<E, EDType, etype>& exp) {
@@ -154,14 +149,50 @@ class RValueExp : public Exp<Container, DType, type::kRValue> {
     return Apply<sv::divto>(exp);
   }
 
- private:
+ protected:
+  /*! \brief *this Saver= exp. */
   template <typename Saver, typename E, typename EDType, int etype>
   Container& Apply(const Exp<E, EDType, etype>& exp) {
     static_assert(std::is_same<EDType, DType>::value,
                   "shade: the expression's element type differs from the destination's; "
                   "convert it with tcast<T>(...)");
-    ExpEngine<Saver, Container, DType>::Eval(this->ptrself(), exp.self());
-    return *(this->ptrself());
+    Container* self = static_cast<Container*>(this);
+    ExpEngine<Saver, Container, DType>::Eval(self, exp.self());
+    return *self;
+  }
+};
+
+/*!
+ * \brief Base of every assignable expression (Tensor, TensorContainer): `=`, `+=`, `-=`,
+ *  `*=`, `/=` with scalars and expressions trigger the evaluation.
+ */
+template <typename Container, typename DType>
+class RValueExp : public Exp<Container, DType, type::kRValue>, public AssignOps<Container, DType> {
+  using Ops = AssignOps<Container, DType>;
+
+ public:
+  using Ops::operator+=;
+  using Ops::operator-=;
+  using Ops::operator*=;
+  using Ops::operator/=;
+  /*! \brief Lazy transpose of this 2-D value (also used by dot to select transposed GEMM). */
+  SHADE_XINLINE TransposeExp<Container, DType> T() const {
+    return TransposeExp<Container, DType>(this->self());
+  }
+  /*! \brief Adds a scalar to every element. */
+  Container& operator+=(DType s) { return this->template Apply<sv::plusto>(scalar<DType>(s)); }
+  /*! \brief Subtracts a scalar from every element. */
+  Container& operator-=(DType s) { return this->template Apply<sv::minusto>(scalar<DType>(s)); }
+  /*! \brief Multiplies every element by a scalar. */
+  Container& operator*=(DType s) { return this->template Apply<sv::multo>(scalar<DType>(s)); }
+  /*! \brief Divides every element by a scalar. */
+  Container& operator/=(DType s) { return this->template Apply<sv::divto>(scalar<DType>(s)); }
+  /*! \brief Sets every element to a scalar. */
+  Container& Assign(DType s) { return this->template Apply<sv::saveto>(scalar<DType>(s)); }
+  /*! \brief Evaluates `exp` into this value. */
+  template <typename E, typename EDType, int etype>
+  Container& Assign(const Exp<E, EDType, etype>& exp) {
+    return this->template Apply<sv::saveto>(exp);
   }
 };
 
@@ -285,7 +316,7 @@ inline UnaryMapExp<OP, TA, DType, (ta | type::kMapper)> MakeExp(const Exp<TA, DT
 /*! \brief Builds OP applied to two expressions. */
 template <typename OP, typename TA, typename DA, int ta, typename TB, typename DB, int tb>
 inline BinaryMapExp<OP, TA, TB, DA, (ta | tb | type::kMapper)> MakeExp(const Exp<TA, DA, ta>& lhs,
-                                                                      const Exp<TB, DB, tb>& rhs) {
+                                                                       const Exp<TB, DB, tb>& rhs) {
   static_assert(detail::CheckMapOperands<DA, DB, ta, tb>(), "");
   return BinaryMapExp<OP, TA, TB, DA, (ta | tb | type::kMapper)>(lhs.self(), rhs.self());
 }
@@ -308,7 +339,7 @@ inline UnaryMapExp<OP, TA, DType, (ta | type::kMapper)> F(const Exp<TA, DType, t
 /*! \brief `F<op::maximum>(a, b)`: applies a functor with a static Map(a, b). */
 template <typename OP, typename TA, typename DA, int ta, typename TB, typename DB, int tb>
 inline BinaryMapExp<OP, TA, TB, DA, (ta | tb | type::kMapper)> F(const Exp<TA, DA, ta>& lhs,
-                                                                const Exp<TB, DB, tb>& rhs) {
+                                                                 const Exp<TB, DB, tb>& rhs) {
   return MakeExp<OP>(lhs, rhs);
 }
 /*! \brief `F<my_clip>(a, lo, hi)`: applies a functor with a static Map(a, b, c). */
@@ -321,21 +352,21 @@ inline TernaryMapExp<OP, TA, TB, TC, DA, (ta | tb | tc | type::kMapper)> F(
 
 // The four arithmetic operators between expressions, and with a scalar on either side (the
 // scalar converts to the expression's element type).
-#define SHADE_EXPR_BINARY_OPERATOR_(SYMBOL, OP)                                                    \
-  template <typename TA, typename DA, int ta, typename TB, typename DB, int tb>                    \
-  inline BinaryMapExp<OP, TA, TB, DA, (ta | tb | type::kMapper)> operator SYMBOL(                  \
-      const Exp<TA, DA, ta>& lhs, const Exp<TB, DB, tb>& rhs) {                                    \
-    return MakeExp<OP>(lhs, rhs);                                                                  \
-  }                                                                                                \
-  template <typename TA, typename DType, int ta>                                                   \
-  inline BinaryMapExp<OP, TA, ScalarExp<DType>, DType, (ta | type::kMapper)> operator SYMBOL(      \
-      const Exp<TA, DType, ta>& lhs, typename detail::Identity<DType>::type rhs) {                 \
-    return MakeExp<OP>(lhs, ScalarExp<DType>(rhs));                                                \
-  }                                                                                                \
-  template <typename TB, typename DType, int tb>                                                   \
-  inline BinaryMapExp<OP, ScalarExp<DType>, TB, DType, (tb | type::kMapper)> operator SYMBOL(      \
-      typename detail::Identity<DType>::type lhs, const Exp<TB, DType, tb>& rhs) {                 \
-    return MakeExp<OP>(ScalarExp<DType>(lhs), rhs);                                                \
+#define SHADE_EXPR_BINARY_OPERATOR_(SYMBOL, OP)                                               \
+  template <typename TA, typename DA, int ta, typename TB, typename DB, int tb>               \
+  inline BinaryMapExp<OP, TA, TB, DA, (ta | tb | type::kMapper)> operator SYMBOL(             \
+      const Exp<TA, DA, ta>& lhs, const Exp<TB, DB, tb>& rhs) {                               \
+    return MakeExp<OP>(lhs, rhs);                                                             \
+  }                                                                                           \
+  template <typename TA, typename DType, int ta>                                              \
+  inline BinaryMapExp<OP, TA, ScalarExp<DType>, DType, (ta | type::kMapper)> operator SYMBOL( \
+      const Exp<TA, DType, ta>& lhs, typename detail::Identity<DType>::type rhs) {            \
+    return MakeExp<OP>(lhs, ScalarExp<DType>(rhs));                                           \
+  }                                                                                           \
+  template <typename TB, typename DType, int tb>                                              \
+  inline BinaryMapExp<OP, ScalarExp<DType>, TB, DType, (tb | type::kMapper)> operator SYMBOL( \
+      typename detail::Identity<DType>::type lhs, const Exp<TB, DType, tb>& rhs) {            \
+    return MakeExp<OP>(ScalarExp<DType>(lhs), rhs);                                           \
   }
 /*! \brief a + b, a + s, s + a */
 SHADE_EXPR_BINARY_OPERATOR_(+, op::plus)
@@ -369,7 +400,8 @@ inline UnaryMapExp<op::negation, TA, DType, (ta | type::kMapper)> operator-(
  * names the extension itself, so the extension is stored by value in larger expressions.
  */
 template <typename SubType, typename SrcExp, int dim, typename DType>
-struct MakeTensorExp : public Exp<SubType, DType, type::kChainer> {
+struct MakeTensorExp : public Exp<SubType, DType, type::kChainer>,
+                       public AssignOps<SubType, DType> {
   /*! \brief Rank of the result (read by ExpInfo/ShapeCheck). */
   static constexpr int kMakeTensorDim = dim;
   /*! \brief Source expression type (its device mask is the extension's). */
@@ -382,40 +414,10 @@ struct MakeTensorExp : public Exp<SubType, DType, type::kChainer> {
   /*! \brief Writes `exp` into the extension's elements (needs REval in its plan). */
   template <typename E, typename EDType, int etype>
   SubType& operator=(const Exp<E, EDType, etype>& exp) {
-    return Apply<sv::saveto>(exp);
+    return this->template Apply<sv::saveto>(exp);
   }
   /*! \brief Writes a scalar into the extension's elements. */
-  SubType& operator=(DType s) { return Apply<sv::saveto>(ScalarExp<DType>(s)); }
-  /*! \brief Adds `exp` into the extension's elements. */
-  template <typename E, typename EDType, int etype>
-  SubType& operator+=(const Exp<E, EDType, etype>& exp) {
-    return Apply<sv::plusto>(exp);
-  }
-  /*! \brief Subtracts `exp` from the extension's elements. */
-  template <typename E, typename EDType, int etype>
-  SubType& operator-=(const Exp<E, EDType, etype>& exp) {
-    return Apply<sv::minusto>(exp);
-  }
-  /*! \brief Multiplies the extension's elements by `exp`. */
-  template <typename E, typename EDType, int etype>
-  SubType& operator*=(const Exp<E, EDType, etype>& exp) {
-    return Apply<sv::multo>(exp);
-  }
-  /*! \brief Divides the extension's elements by `exp`. */
-  template <typename E, typename EDType, int etype>
-  SubType& operator/=(const Exp<E, EDType, etype>& exp) {
-    return Apply<sv::divto>(exp);
-  }
-
- private:
-  template <typename Saver, typename E, typename EDType, int etype>
-  SubType& Apply(const Exp<E, EDType, etype>& exp) {
-    static_assert(std::is_same<EDType, DType>::value,
-                  "shade: the expression's element type differs from the destination's; "
-                  "convert it with tcast<T>(...)");
-    ExpEngine<Saver, SubType, DType>::Eval(this->ptrself(), exp.self());
-    return *(this->ptrself());
-  }
+  SubType& operator=(DType s) { return this->template Apply<sv::saveto>(ScalarExp<DType>(s)); }
 };
 
 }  // namespace expr

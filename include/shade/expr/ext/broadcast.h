@@ -50,8 +50,8 @@ struct BroadcastScalarExp
  *  length differs from shape[dimcast].
  */
 template <int dimcast, typename SrcExp, typename DType, int etype, int dimdst>
-inline Broadcast1DExp<SrcExp, DType, dimdst, dimcast> broadcast(const Exp<SrcExp, DType, etype>& src,
-                                                                Shape<dimdst> shape) {
+inline Broadcast1DExp<SrcExp, DType, dimdst, dimcast> broadcast(
+    const Exp<SrcExp, DType, etype>& src, Shape<dimdst> shape) {
   static_assert(0 <= dimcast && dimcast < dimdst, "broadcast<dimcast>: dimcast outside the rank");
   static_assert(ExpInfo<SrcExp>::kDim == 1, "broadcast<dimcast>: the source must be 1-D");
   detail::CheckShapeArg(shape, "broadcast");
@@ -73,7 +73,8 @@ inline BroadcastScalarExp<SrcExp, DType, dimdst> broadcast_scalar(
   return BroadcastScalarExp<SrcExp, DType, dimdst>(src.self(), shape);
 }
 
-/*! \brief `nrow` copies of a 1-D expression as the rows of a matrix: broadcast<1>(src, (nrow, n)). */
+/*! \brief `nrow` copies of a 1-D expression as the rows of a matrix: broadcast<1>(src, (nrow, n)).
+ */
 template <typename SrcExp, typename DType, int etype>
 inline Broadcast1DExp<SrcExp, DType, 2, 1> repmat(const Exp<SrcExp, DType, etype>& src,
                                                   index_t nrow) {
@@ -162,11 +163,10 @@ broadcast_keepdim(const Exp<SrcExp, DType, etype>& src, int axis, index_t size) 
   constexpr int dim = ExpInfo<SrcExp>::kDim;
   static_assert(dim >= 1, "broadcast_keepdim: the source must be a tensor expression");
   const Shape<dim> s = detail::SourceShape<dim>(src.self(), "broadcast_keepdim");
-  SHADE_CHECK(0 <= axis && axis < dim)
-      << "broadcast_keepdim: axis " << axis << " outside [0, " << dim - 1
-      << "] for a source of shape " << s;
-  SHADE_CHECK_EQ(s[axis], 1) << "broadcast_keepdim: extent " << axis << " of the source shape "
-                             << s << " must be 1";
+  SHADE_CHECK(0 <= axis && axis < dim) << "broadcast_keepdim: axis " << axis << " outside [0, "
+                                       << dim - 1 << "] for a source of shape " << s;
+  SHADE_CHECK_EQ(s[axis], 1) << "broadcast_keepdim: extent " << axis << " of the source shape " << s
+                             << " must be 1";
   SHADE_CHECK_GE(size, 0) << "broadcast_keepdim: negative size";
   Shape<dim> shape = s, sstride = detail::DenseSteps(s);
   shape[axis] = size;
@@ -196,8 +196,8 @@ broadcast_multi_axes(const Exp<SrcExp, DType, etype>& src, const TShape& axes,
                                    << dim - 1 << "] for a source of shape " << s;
     SHADE_CHECK(i == 0 || axes[i - 1] < a)
         << "broadcast_multi_axes: axes " << axes << " are not strictly increasing";
-    SHADE_CHECK_EQ(s[a], 1) << "broadcast_multi_axes: extent " << a << " of the source shape "
-                            << s << " must be 1";
+    SHADE_CHECK_EQ(s[a], 1) << "broadcast_multi_axes: extent " << a << " of the source shape " << s
+                            << " must be 1";
     SHADE_CHECK_GE(sizes[i], 0) << "broadcast_multi_axes: negative size for axis " << a;
     shape[a] = sizes[i];
     sstride[a] = 0;
@@ -216,9 +216,8 @@ broadcast_to(const Exp<SrcExp, DType, etype>& src, const TShape& target_shape) {
   constexpr int dim = ExpInfo<SrcExp>::kDim;
   static_assert(dim >= 1, "broadcast_to: the source must be a tensor expression");
   const Shape<dim> s = detail::SourceShape<dim>(src.self(), "broadcast_to");
-  SHADE_CHECK_EQ(target_shape.ndim(), dim)
-      << "broadcast_to: target shape " << target_shape << " has a different rank from the source "
-      << s;
+  SHADE_CHECK_EQ(target_shape.ndim(), dim) << "broadcast_to: target shape " << target_shape
+                                           << " has a different rank from the source " << s;
   Shape<dim> shape = s, sstride = detail::DenseSteps(s);
   for (int d = 0; d < dim; ++d) {
     if (s[d] == target_shape[d]) continue;
@@ -256,6 +255,52 @@ class Plan<Broadcast1DExp<SrcExp, DType, dimdst, dimcast>, DType> {
   index_t ystride_, length_;
 };
 
+/*!
+ * \brief Broadcast of a 1-D source stored in memory, stored with packets: in a dense
+ *  destination each source value fills one contiguous block (the bias of a channel); else each
+ *  result row is the source (dimcast last) or one source value repeated. Threaded.
+ */
+template <typename SrcExp, typename DType, int dimdst, int dimcast>
+struct TensorEvaluator<Broadcast1DExp<SrcExp, DType, dimdst, dimcast>> {
+  /*! \brief Has a whole-tensor form. */
+  static constexpr bool kAvailable = true;
+  /*! \brief *dst Saver= e, or false when the source is not read in place. */
+  template <typename Saver, int dim>
+  static bool Run(Tensor<cpu, dim, DType>* dst,
+                  const Broadcast1DExp<SrcExp, DType, dimdst, dimcast>& e) {
+    detail::RowsView<DType> src;
+    if (!detail::DirectRows<SrcExp>::Get(e.src_, &src)) return false;
+    const DType* vec = src.ptr;
+    const index_t length = e.shape_[dimcast];
+    if constexpr (dimcast < dimdst - 1) {
+      if (dst->CheckContiguous()) {
+        const index_t block = e.shape_.ProdShape(dimcast + 1, dimdst);
+        ParallelFor(0, e.shape_.ProdShape(0, dimcast + 1), detail::UnitGrain(block),
+                    [&](index_t b, index_t end) {
+                      for (index_t u = b; u < end; ++u) {
+                        detail::SaveRun<Saver>(block, dst->dptr_ + u * block,
+                                               kernel::MakeScalar(vec[u % length]));
+                      }
+                    });
+        return true;
+      }
+    }
+    const index_t rows = e.shape_.ProdShape(0, dimdst - 1), cols = e.shape_[dimdst - 1];
+    const index_t ystride = e.shape_.ProdShape(dimcast + 1, dimdst - 1);
+    ParallelFor(0, rows, detail::UnitGrain(cols), [&](index_t b, index_t end) {
+      for (index_t r = b; r < end; ++r) {
+        DType* out = dst->dptr_ + r * dst->stride_;
+        if constexpr (dimcast == dimdst - 1) {
+          detail::SaveRun<Saver>(cols, out, vec);
+        } else {
+          detail::SaveRun<Saver>(cols, out, kernel::MakeScalar(vec[(r / ystride) % length]));
+        }
+      }
+    });
+    return true;
+  }
+};
+
 /*! \brief Reads the source's only element. */
 template <typename SrcExp, typename DType, int dimdst>
 class Plan<BroadcastScalarExp<SrcExp, DType, dimdst>, DType> {
@@ -270,24 +315,24 @@ class Plan<BroadcastScalarExp<SrcExp, DType, dimdst>, DType> {
 
 /*! \brief Maps destination indices to the source's flat index through per-dimension steps. */
 template <typename SrcExp, typename DType, int dimsrc, int dimdst>
-class Plan<BroadcastWithAxisExp<SrcExp, DType, dimsrc, dimdst>, DType> {
+class Plan<BroadcastWithAxisExp<SrcExp, DType, dimsrc, dimdst>, DType>
+    : public detail::StepGatherPlan<SrcExp, DType, dimdst> {
  public:
   explicit Plan(const BroadcastWithAxisExp<SrcExp, DType, dimsrc, dimdst>& e)
-      : src_(MakePlan(e.src_)), shape_(e.shape_), sstride_(e.sstride_), src_last_(e.src_last_) {}
-  /*! \brief Element (y, x). */
-  SHADE_XINLINE DType Eval(index_t y, index_t x) const {
-    index_t flat = x * sstride_[dimdst - 1];
-    for (int d = dimdst - 2; d >= 0; --d) {
-      flat += (y % shape_[d]) * sstride_[d];
-      y /= shape_[d];
-    }
-    return src_.Eval(flat / src_last_, flat % src_last_);
-  }
+      : detail::StepGatherPlan<SrcExp, DType, dimdst>(e.src_, e.shape_, e.sstride_, e.src_last_) {}
+};
 
- private:
-  Plan<SrcExp, DType> src_;
-  Shape<dimdst> shape_, sstride_;
-  index_t src_last_;
+/*! \brief General broadcast of a source stored in memory (StepGatherInto). */
+template <typename SrcExp, typename DType, int dimsrc, int dimdst>
+struct TensorEvaluator<BroadcastWithAxisExp<SrcExp, DType, dimsrc, dimdst>> {
+  /*! \brief Has a whole-tensor form. */
+  static constexpr bool kAvailable = true;
+  /*! \brief *dst Saver= e, or false when the source is not read in place. */
+  template <typename Saver, int dim>
+  static bool Run(Tensor<cpu, dim, DType>* dst,
+                  const BroadcastWithAxisExp<SrcExp, DType, dimsrc, dimdst>& e) {
+    return detail::StepGatherInto<Saver>(dst, e.src_, e.shape_, e.sstride_, e.src_last_);
+  }
 };
 
 }  // namespace expr

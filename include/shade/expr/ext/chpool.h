@@ -36,8 +36,8 @@ struct ChannelPoolGeometry {
     SHADE_CHECK_GE(s, 1) << who << ": stride must be at least 1";
     SHADE_CHECK_GE(p, 0) << who << ": negative padding";
     SHADE_CHECK(CheckedAdd(c, CheckedMul(p, 2, who), who) >= n)
-        << who << ": window " << n << " is larger than the " << c << " channels plus padding "
-        << p << " on each side";
+        << who << ": window " << n << " is larger than the " << c << " channels plus padding " << p
+        << " on each side";
     channel = c;
     height = h;
     nsize = n;
@@ -49,9 +49,8 @@ struct ChannelPoolGeometry {
 
 /*! \brief Channel-pooled source (mshadow's ChannelPoolingExp). */
 template <typename Reducer, typename SrcExp, typename DType, int srcdim>
-struct ChannelPoolingExp
-    : public MakeTensorExp<ChannelPoolingExp<Reducer, SrcExp, DType, srcdim>, SrcExp, srcdim,
-                           DType> {
+struct ChannelPoolingExp : public MakeTensorExp<ChannelPoolingExp<Reducer, SrcExp, DType, srcdim>,
+                                                SrcExp, srcdim, DType> {
   /*! \brief The source. */
   SrcExp src_;
   /*! \brief The geometry. */
@@ -72,15 +71,15 @@ inline ChannelPoolingExp<Reducer, SrcExp, DType, ExpInfo<SrcExp>::kDim> chpool(
   static_assert(ExpInfo<SrcExp>::kDim >= 3, "chpool: the source needs rank >= 3 (C, H, W)");
   SHADE_CHECK_EQ(nsize % 2, 1) << "chpool: without an explicit pad the window size must be odd";
   return ChannelPoolingExp<Reducer, SrcExp, DType, ExpInfo<SrcExp>::kDim>(src.self(), nsize, 1,
-                                                                           nsize / 2);
+                                                                          nsize / 2);
 }
 /*! \brief Channel pooling with explicit stride and padding. */
 template <typename Reducer, typename SrcExp, typename DType, int etype>
 inline ChannelPoolingExp<Reducer, SrcExp, DType, ExpInfo<SrcExp>::kDim> chpool(
     const Exp<SrcExp, DType, etype>& src, index_t nsize, index_t stride, index_t pad) {
   static_assert(ExpInfo<SrcExp>::kDim >= 3, "chpool: the source needs rank >= 3 (C, H, W)");
-  return ChannelPoolingExp<Reducer, SrcExp, DType, ExpInfo<SrcExp>::kDim>(src.self(), nsize,
-                                                                           stride, pad);
+  return ChannelPoolingExp<Reducer, SrcExp, DType, ExpInfo<SrcExp>::kDim>(src.self(), nsize, stride,
+                                                                          pad);
 }
 
 /*! \brief Gradient of chpool with respect to its source (mshadow's ChannelUnpoolingExp). */
@@ -88,24 +87,17 @@ template <typename Reducer, typename SrcExp, typename PoolExp, typename GradExp,
           int srcdim>
 struct ChannelUnpoolingExp
     : public MakeTensorExp<ChannelUnpoolingExp<Reducer, SrcExp, PoolExp, GradExp, DType, srcdim>,
-                           SrcExp, srcdim, DType> {
-  /*! \brief The pooling's source. */
-  SrcExp data_src_;
-  /*! \brief The pooling's result. */
-  PoolExp data_pooled_;
-  /*! \brief Gradient with respect to the pooling's result. */
-  GradExp grad_pooled_;
+                           SrcExp, srcdim, DType>,
+      public detail::PoolGradOperands<SrcExp, PoolExp, GradExp, srcdim> {
   /*! \brief The geometry. */
   ChannelPoolGeometry g_;
   /*! \brief Builds the node; throws when the shapes do not belong together. */
   ChannelUnpoolingExp(const SrcExp& data_src, const PoolExp& data_pooled,
                       const GradExp& grad_pooled, index_t nsize, index_t stride, index_t pad)
-      : data_src_(data_src), data_pooled_(data_pooled), grad_pooled_(grad_pooled) {
-    const Shape<srcdim> s = detail::SourceShape<srcdim>(data_src_, "ch_unpool");
-    const Shape<srcdim> p = detail::SourceShape<srcdim>(data_pooled_, "ch_unpool");
-    const Shape<srcdim> gp = detail::SourceShape<srcdim>(grad_pooled_, "ch_unpool");
-    SHADE_CHECK(p == gp) << "ch_unpool: pooled data " << p << " and its gradient " << gp
-                         << " differ in shape";
+      : detail::PoolGradOperands<SrcExp, PoolExp, GradExp, srcdim>(data_src, data_pooled,
+                                                                   grad_pooled, "ch_unpool") {
+    const Shape<srcdim>& s = this->src_shape_;
+    const Shape<srcdim>& p = this->pooled_shape_;
     g_.Init(s[srcdim - 3], s[srcdim - 2], nsize, stride, pad, "ch_unpool");
     Shape<srcdim> want = s;
     want[srcdim - 3] = g_.pchannel;
@@ -169,13 +161,17 @@ class Plan<ChannelPoolingExp<Reducer, SrcExp, DType, srcdim>, DType> {
 /*! \brief Sums the gradient of every output channel whose window contains the channel. */
 template <typename Reducer, typename SrcExp, typename PoolExp, typename GradExp, typename DType,
           int srcdim>
-class Plan<ChannelUnpoolingExp<Reducer, SrcExp, PoolExp, GradExp, DType, srcdim>, DType> {
+class Plan<ChannelUnpoolingExp<Reducer, SrcExp, PoolExp, GradExp, DType, srcdim>, DType>
+    : detail::PoolGradPlanBase<SrcExp, PoolExp, GradExp, DType, ChannelPoolGeometry> {
+  using Base = detail::PoolGradPlanBase<SrcExp, PoolExp, GradExp, DType, ChannelPoolGeometry>;
+  using Base::g_;
+  using Base::grad_;
+  using Base::pooled_;
+  using Base::src_;
+
  public:
   explicit Plan(const ChannelUnpoolingExp<Reducer, SrcExp, PoolExp, GradExp, DType, srcdim>& e)
-      : src_(MakePlan(e.data_src_)),
-        pooled_(MakePlan(e.data_pooled_)),
-        grad_(MakePlan(e.grad_pooled_)),
-        g_(e.g_) {}
+      : Base(e) {}
   /*! \brief Element (i, x), i = (n * channel + c) * height + y. */
   SHADE_XINLINE DType Eval(index_t i, index_t x) const {
     const index_t y = i % g_.height;
@@ -189,21 +185,13 @@ class Plan<ChannelUnpoolingExp<Reducer, SrcExp, PoolExp, GradExp, DType, srcdim>
     DType val = DType(0);
     for (index_t o = o_min; o < o_max; ++o) {
       const index_t row = (n * g_.pchannel + o) * g_.height + y;
-      DType gv = DType(Reducer::PartialGrad(vsrc, pooled_.Eval(row, x)) * grad_.Eval(row, x));
-      if constexpr (std::is_same<Reducer, red::avg>::value) {
-        const index_t start = o * g_.stride - g_.pad;
-        gv = DType(gv / DType(std::min(start + g_.nsize, g_.channel) - std::max<index_t>(start, 0)));
-      }
-      val = DType(val + gv);
+      const index_t start = o * g_.stride - g_.pad;
+      const index_t count = std::min(start + g_.nsize, g_.channel) - std::max<index_t>(start, 0);
+      val = DType(
+          val + detail::WindowGrad<Reducer>(vsrc, pooled_.Eval(row, x), grad_.Eval(row, x), count));
     }
     return val;
   }
-
- private:
-  Plan<SrcExp, DType> src_;
-  Plan<PoolExp, DType> pooled_;
-  Plan<GradExp, DType> grad_;
-  ChannelPoolGeometry g_;
 };
 
 }  // namespace expr

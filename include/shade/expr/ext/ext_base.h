@@ -1,7 +1,9 @@
 /*!
  * \file ext_base.h
  * \brief Shared helpers of the extensions (expr/ext/): the checked run-time shape of a source
- *  expression and validation of caller-given shapes.
+ *  expression, validation of caller-given shapes, and the pieces of the whole-tensor evaluators
+ *  (`TensorEvaluator`, see expression.h): sources read in place as rows (`DirectRows`), the
+ *  row store through a saver, and the threading grain of row loops.
  */
 // Tensor first (it includes the evaluation machinery back at its end).
 #include "shade/tensor/tensor.h"  // NOLINT(build/include_order)
@@ -9,15 +11,19 @@
 #ifndef SHADE_EXPR_EXT_EXT_BASE_H_
 #define SHADE_EXPR_EXT_EXT_BASE_H_
 
+#include <algorithm>
 #include <cmath>
 #include <memory>
 #include <type_traits>
 
+#include "shade/backend/cpu/kernels.h"
 #include "shade/backend/cpu/map.h"
+#include "shade/backend/cpu/parallel.h"
 #include "shade/base/checked.h"
 #include "shade/base/error.h"
 #include "shade/base/index.h"
 #include "shade/expr/check.h"
+#include "shade/expr/engine.h"
 #include "shade/expr/expression.h"
 #include "shade/expr/plan.h"
 #include "shade/shape/shape.h"
@@ -35,8 +41,8 @@ inline Shape<dim> SourceShape(const SrcExp& src, const char* who) {
   static_assert(ExpInfo<SrcExp>::kDim == dim,
                 "shade: the source expression of this extension has the wrong rank");
   const Shape<dim> s = ShapeCheck<dim, SrcExp>::Check(src);
-  SHADE_CHECK(!IsWildcardShape(s)) << who
-                                   << ": the source is a scalar expression, which has no shape";
+  SHADE_CHECK(!IsWildcardShape(s))
+      << who << ": the source is a scalar expression, which has no shape";
   return s;
 }
 
@@ -73,13 +79,188 @@ inline std::shared_ptr<index_t[]> EvalIndices(const IndexExp& index, index_t n, 
     } else {
       const double d = static_cast<double>(v);
       SHADE_CHECK(d >= 0 && d < static_cast<double>(bound) && std::floor(d) == d)
-          << who << ": index " << d << " at position " << i << " is not an integer in [0, "
-          << bound << ") (" << what << ")";
+          << who << ": index " << d << " at position " << i << " is not an integer in [0, " << bound
+          << ") (" << what << ")";
       k = static_cast<index_t>(d);
     }
     out[static_cast<size_t>(i)] = k;
   }
   return out;
+}
+
+/*! \brief A source seen as `rows` rows of `cols` elements, consecutive rows `ld` apart. */
+template <typename DType>
+struct RowsView {
+  const DType* ptr;
+  index_t rows, cols, ld;
+  /*! \brief Start of row r. */
+  SHADE_XINLINE const DType* Row(index_t r) const { return ptr + r * ld; }
+  /*! \brief True when the rows follow each other without a gap (flat indexing is valid). */
+  SHADE_XINLINE bool Dense() const { return ld == cols || rows <= 1; }
+};
+
+/*!
+ * \brief Source expressions whose elements lie in memory and can be read in place by the
+ *  whole-tensor evaluators: `Get(e, &view)` fills the FlatTo2D rows of `e` and returns true,
+ *  or returns false (the evaluator then leaves the work to the element loop). Tensors here;
+ *  reshape.h adds reshapes of tensors.
+ */
+template <typename E>
+struct DirectRows {
+  /*! \brief Not stored in memory. */
+  template <typename DType>
+  static bool Get(const E& /*e*/, RowsView<DType>* /*view*/) {
+    return false;
+  }
+};
+template <int dim, typename DType>
+struct DirectRows<Tensor<cpu, dim, DType>> {
+  /*! \brief The tensor's rows with its pitch. */
+  static bool Get(const Tensor<cpu, dim, DType>& t, RowsView<DType>* view) {
+    *view = {t.dptr_, t.shape_.ProdShape(0, dim - 1), t.shape_[dim - 1], t.stride_};
+    return true;
+  }
+};
+
+/*!
+ * \brief dst[i] Saver= src[i] for i < n (`src` a pointer or kernel::Scalar): a plain copy or
+ *  fill for `=` (short runs cost no packet tail), else the kernels' packet loop.
+ */
+template <typename Saver, typename DType, typename Src>
+SHADE_XINLINE void SaveRun(index_t n, DType* dst, Src src) {
+  if constexpr (!std::is_same<Saver, sv::saveto>::value) {
+    kernel::MapRun<Saver, op::identity>(n, dst, src);
+  } else if constexpr (std::is_pointer<Src>::value) {
+    std::copy(src, src + n, dst);
+  } else {
+    std::fill(dst, dst + n, src.value);
+  }
+}
+
+/*! \brief Stores a dense rows x cols plane into rows `pitch` apart (one run when they touch). */
+template <typename Saver, typename DType>
+inline void SavePlane(index_t rows, index_t cols, const DType* plane, DType* out, index_t pitch) {
+  if (pitch == cols) {
+    SaveRun<Saver>(rows * cols, out, plane);
+    return;
+  }
+  for (index_t y = 0; y < rows; ++y) SaveRun<Saver>(cols, out + y * pitch, plane + y * cols);
+}
+
+/*!
+ * \brief Work units of `elems` elements each that make one ParallelFor chunk: small work runs
+ *  inline, as in the element loops.
+ */
+inline index_t UnitGrain(index_t elems) {
+  return std::max<index_t>(1, kernel::kMapGrain / std::max<index_t>(elems, 1));
+}
+
+/*!
+ * \brief THE plane loop of the scatter evaluators (col2patch, unpool): for each plane u in
+ *  [0, planes) a zeroed rows x cols buffer receives `scatter(u, buf)`'s sums, then is stored
+ *  into destination rows [u * rows, (u + 1) * rows) through Saver. Threaded over planes (one
+ *  buffer per chunk); `work` is the element work per plane, for the grain.
+ */
+template <typename Saver, int dim, typename DType, typename Scatter>
+inline void ScatterPlanes(Tensor<cpu, dim, DType>* dst, index_t planes, index_t rows, index_t cols,
+                          index_t work, Scatter scatter) {
+  const index_t area = rows * cols;
+  ParallelFor(0, planes, UnitGrain(work), [&](index_t b, index_t end) {
+    std::unique_ptr<DType[]> buf(new DType[static_cast<size_t>(area > 0 ? area : 1)]);
+    for (index_t u = b; u < end; ++u) {
+      std::fill(buf.get(), buf.get() + area, DType(0));
+      scatter(u, buf.get());
+      SavePlane<Saver>(rows, cols, buf.get(), dst->dptr_ + u * rows * dst->stride_, dst->stride_);
+    }
+  });
+}
+
+/*!
+ * \brief Element (y, x) of a result of shape `shape` is the source element at dense flat index
+ *  sum_d i_d * sstride[d] (the source's last extent `src_last` splits it into row and column).
+ *  THE index map of transpose (permuted steps) and broadcast_with_axis (zero steps).
+ */
+template <typename SrcExp, typename DType, int dim>
+class StepGatherPlan {
+ public:
+  /*! \brief Plan over `src` with the result's shape and steps. */
+  StepGatherPlan(const SrcExp& src, const Shape<dim>& shape, const Shape<dim>& sstride,
+                 index_t src_last)
+      : src_(MakePlan(src)), shape_(shape), sstride_(sstride), src_last_(src_last) {}
+  /*! \brief Element (y, x). */
+  SHADE_XINLINE DType Eval(index_t y, index_t x) const {
+    index_t flat = x * sstride_[dim - 1];
+    for (int d = dim - 2; d >= 0; --d) {
+      flat += (y % shape_[d]) * sstride_[d];
+      y /= shape_[d];
+    }
+    return src_.Eval(flat / src_last_, flat % src_last_);
+  }
+
+ private:
+  Plan<SrcExp, DType> src_;
+  Shape<dim> shape_, sstride_;
+  index_t src_last_;
+};
+
+/*!
+ * \brief Whole-tensor form of StepGatherPlan: `*dst Saver=` the result, one work unit per run
+ *  of result elements, whose source start is kept by an odometer over the leading indices (no
+ *  division per element). When the last result axis has step 1 and every other step is whole
+ *  source rows, a result row is a contiguous piece of a source row (a block copy; pitched
+ *  sources too), and with a dense source and destination the trailing axes that continue it
+ *  join the run (swapaxis<1, 0> of (C, N, H, W) copies runs of H * W); otherwise each row is
+ *  gathered with the last step (dense sources only). Returns false, writing nothing, when the
+ *  source is not read in place. Threaded over runs.
+ */
+template <typename Saver, typename SrcExp, typename DType, int dim>
+inline bool StepGatherInto(Tensor<cpu, dim, DType>* dst, const SrcExp& source,
+                           const Shape<dim>& shape, const Shape<dim>& sstride, index_t src_last) {
+  RowsView<DType> src;
+  if (!DirectRows<SrcExp>::Get(source, &src)) return false;
+  if (shape.Size() == 0) return true;
+  bool row_copy = sstride[dim - 1] == 1;
+  for (int d = 0; d < dim - 1; ++d) row_copy = row_copy && sstride[d] % src_last == 0;
+  if (!row_copy && !src.Dense()) return false;
+  Shape<dim> step;  // pointer step per unit of each leading result index
+  for (int d = 0; d < dim - 1; ++d)
+    step[d] = row_copy ? sstride[d] / src_last * src.ld : sstride[d];
+  int outer = dim - 1;  // axes [0, outer) are walked, the rest is one run
+  index_t run = shape[dim - 1];
+  if (row_copy && src.Dense() && dst->CheckContiguous()) {
+    while (outer > 0 && sstride[outer - 1] == run) run *= shape[--outer];
+  }
+  const index_t pitch = outer < dim - 1 ? run : dst->stride_;
+  const index_t xstep = sstride[dim - 1];
+  const index_t units = shape.ProdShape(0, outer);
+  ParallelFor(0, units, UnitGrain(run), [&](index_t b, index_t end) {
+    const Shape<dim> ext = shape, st = step;
+    const int k = outer;
+    index_t idx[dim] = {};
+    index_t off = 0;
+    index_t rem = b;
+    for (int d = k - 1; d >= 0; --d) {
+      idx[d] = rem % ext[d];
+      rem /= ext[d];
+      off += idx[d] * st[d];
+    }
+    DType* out = dst->dptr_ + b * pitch;
+    for (index_t u = b; u < end; ++u, out += pitch) {
+      const DType* in = src.ptr + off;
+      if (row_copy) {
+        SaveRun<Saver>(run, out, in);
+      } else {
+        for (index_t x = 0; x < run; ++x) Saver::Save(out[x], in[x * xstep]);
+      }
+      for (int d = k - 1; d >= 0; --d) {  // next unit: carry through the odometer
+        off += st[d];
+        if (++idx[d] < ext[d]) break;
+        off -= st[d] * ext[d];
+        idx[d] = 0;
+      }
+    }
+  });
+  return true;
 }
 
 }  // namespace detail

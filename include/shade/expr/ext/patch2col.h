@@ -31,12 +31,12 @@ struct PatchGeometry {
   template <int dim>
   void Init(const Shape<dim>& ishape, index_t ky, index_t kx, index_t sy, index_t sx, index_t dy,
             index_t dx, const char* who) {
-    SHADE_CHECK(ky >= 1 && kx >= 1) << who << ": kernel size " << ky << "x" << kx
-                                    << " must be at least 1x1";
-    SHADE_CHECK(sy >= 1 && sx >= 1) << who << ": stride " << sy << "x" << sx
-                                    << " must be at least 1x1";
-    SHADE_CHECK(dy >= 1 && dx >= 1) << who << ": dilation " << dy << "x" << dx
-                                    << " must be at least 1x1";
+    SHADE_CHECK(ky >= 1 && kx >= 1)
+        << who << ": kernel size " << ky << "x" << kx << " must be at least 1x1";
+    SHADE_CHECK(sy >= 1 && sx >= 1)
+        << who << ": stride " << sy << "x" << sx << " must be at least 1x1";
+    SHADE_CHECK(dy >= 1 && dx >= 1)
+        << who << ": dilation " << dy << "x" << dx << " must be at least 1x1";
     num = ishape.ProdShape(0, dim - 3);
     channel = ishape[dim - 3];
     height = ishape[dim - 2];
@@ -108,7 +108,8 @@ template <typename SrcExp, typename DType, int etype>
 inline UnpackPatchToColXExp<SrcExp, DType, ExpInfo<SrcExp>::kDim> unpack_patch2col(
     const Exp<SrcExp, DType, etype>& img, index_t psize_y, index_t psize_x, index_t pstride_y,
     index_t pstride_x, index_t pdilate_y, index_t pdilate_x) {
-  static_assert(ExpInfo<SrcExp>::kDim >= 3, "unpack_patch2col: the image needs rank >= 3 (C, H, W)");
+  static_assert(ExpInfo<SrcExp>::kDim >= 3,
+                "unpack_patch2col: the image needs rank >= 3 (C, H, W)");
   return UnpackPatchToColXExp<SrcExp, DType, ExpInfo<SrcExp>::kDim>(
       img.self(), psize_y, psize_x, pstride_y, pstride_x, pdilate_y, pdilate_x);
 }
@@ -133,8 +134,8 @@ inline PackColToPatchXExp<SrcExp, DType, dstdim> pack_col2patch(
     index_t pstride_y, index_t pstride_x, index_t pdilate_y, index_t pdilate_x) {
   static_assert(dstdim >= 3, "pack_col2patch: the image needs rank >= 3 (C, H, W)");
   static_assert(ExpInfo<SrcExp>::kDim == 2, "pack_col2patch: the column matrix must be 2-D");
-  return PackColToPatchXExp<SrcExp, DType, dstdim>(mat.self(), imshape, psize_y, psize_x,
-                                                   pstride_y, pstride_x, pdilate_y, pdilate_x);
+  return PackColToPatchXExp<SrcExp, DType, dstdim>(mat.self(), imshape, psize_y, psize_x, pstride_y,
+                                                   pstride_x, pdilate_y, pdilate_x);
 }
 /*! \brief col2im with one stride and one dilation for both axes. */
 template <typename SrcExp, typename DType, int dstdim, int etype>
@@ -210,6 +211,88 @@ class Plan<PackColToPatchXExp<SrcExp, DType, dstdim>, DType> {
  private:
   Plan<SrcExp, DType> mat_;
   PatchGeometry g_;
+};
+
+/*!
+ * \brief im2col of an image stored in memory: one work unit per (column-matrix row, image),
+ *  each a run of contiguous row copies (strided reads when the x stride exceeds 1); the index
+ *  arithmetic is done once per unit. Threaded over units; values as the element loop.
+ */
+template <typename SrcExp, typename DType, int srcdim>
+struct TensorEvaluator<UnpackPatchToColXExp<SrcExp, DType, srcdim>> {
+  /*! \brief Has a whole-tensor form. */
+  static constexpr bool kAvailable = true;
+  /*! \brief *dst Saver= e, or false when the image is not read in place. */
+  template <typename Saver, int dim>
+  static bool Run(Tensor<cpu, dim, DType>* dst,
+                  const UnpackPatchToColXExp<SrcExp, DType, srcdim>& e) {
+    detail::RowsView<DType> img;
+    if (!detail::DirectRows<SrcExp>::Get(e.img_, &img)) return false;
+    const index_t plane = e.g_.o_height * e.g_.o_width;
+    const index_t units = e.shape_[0] * e.g_.num;
+    ParallelFor(0, units, detail::UnitGrain(plane), [&](index_t b, index_t end) {
+      const PatchGeometry g = e.g_;  // a local copy: the stores below cannot alias it
+      for (index_t u = b; u < end; ++u) {
+        const index_t i = u / g.num, n = u - i * g.num;  // column-matrix row i = (c, ky, kx)
+        const index_t kx = i % g.psize_x, iy = i / g.psize_x;
+        const index_t ky = iy % g.psize_y, c = iy / g.psize_y;
+        const index_t row0 = (n * g.channel + c) * g.height + ky * g.pdilate_y;
+        const DType* src = img.ptr + kx * g.pdilate_x;
+        DType* out = dst->dptr_ + i * dst->stride_ + n * plane;
+        for (index_t oy = 0; oy < g.o_height; ++oy, out += g.o_width) {
+          const DType* in = src + (row0 + oy * g.pstride_y) * img.ld;
+          if (g.pstride_x == 1) {
+            detail::SaveRun<Saver>(g.o_width, out, in);
+          } else {
+            for (index_t ox = 0; ox < g.o_width; ++ox) Saver::Save(out[ox], in[ox * g.pstride_x]);
+          }
+        }
+      }
+    });
+    return true;
+  }
+};
+
+/*!
+ * \brief col2im of a column matrix stored in memory: one work unit per image plane (n, c),
+ *  which scatter-adds its patches into a plane buffer, in the (ky, kx) order the element loop
+ *  sums them (so the values are identical), then stores the plane. Threaded over planes.
+ */
+template <typename SrcExp, typename DType, int dstdim>
+struct TensorEvaluator<PackColToPatchXExp<SrcExp, DType, dstdim>> {
+  /*! \brief Has a whole-tensor form. */
+  static constexpr bool kAvailable = true;
+  /*! \brief *dst Saver= e, or false when the column matrix is not read in place. */
+  template <typename Saver, int dim>
+  static bool Run(Tensor<cpu, dim, DType>* dst,
+                  const PackColToPatchXExp<SrcExp, DType, dstdim>& e) {
+    detail::RowsView<DType> mat;
+    if (!detail::DirectRows<SrcExp>::Get(e.mat_, &mat)) return false;
+    const PatchGeometry g = e.g_;
+    const index_t windows = g.o_height * g.o_width;
+    detail::ScatterPlanes<Saver>(
+        dst, g.num * g.channel, g.height, g.width, g.height * g.width * g.psize_y * g.psize_x,
+        [&mat, g, windows](index_t u, DType* buf) {
+          const index_t n = u / g.channel, c = u - n * g.channel;
+          for (index_t ky = 0; ky < g.psize_y; ++ky) {
+            for (index_t kx = 0; kx < g.psize_x; ++kx) {
+              const DType* col = mat.Row((c * g.psize_y + ky) * g.psize_x + kx) + n * windows;
+              for (index_t oy = 0; oy < g.o_height; ++oy, col += g.o_width) {
+                DType* to =
+                    buf + (oy * g.pstride_y + ky * g.pdilate_y) * g.width + kx * g.pdilate_x;
+                if (g.pstride_x == 1) {  // contiguous: vectorised
+                  for (index_t ox = 0; ox < g.o_width; ++ox) to[ox] = DType(to[ox] + col[ox]);
+                } else {
+                  for (index_t ox = 0; ox < g.o_width; ++ox) {
+                    to[ox * g.pstride_x] = DType(to[ox * g.pstride_x] + col[ox]);
+                  }
+                }
+              }
+            }
+          }
+        });
+    return true;
+  }
 };
 
 }  // namespace expr

@@ -29,13 +29,19 @@ namespace red {
 struct avg {
   /*! \brief Folds src into dst. */
   template <typename DType>
-  static SHADE_XINLINE void Reduce(DType& dst, DType src) { dst = DType(dst + src); }  // NOLINT
+  static SHADE_XINLINE void Reduce(DType& dst, DType src) {
+    dst = DType(dst + src);
+  }  // NOLINT
   /*! \brief d(sum)/d(src) = 1; the plans apply 1 / window size. */
   template <typename DType>
-  static SHADE_XINLINE DType PartialGrad(DType /*redres*/, DType /*redsrc*/) { return DType(1); }
+  static SHADE_XINLINE DType PartialGrad(DType /*redres*/, DType /*redsrc*/) {
+    return DType(1);
+  }
   /*! \brief Identity element: 0. */
   template <typename DType>
-  static SHADE_XINLINE void SetInitValue(DType& initv) { initv = DType(0); }  // NOLINT
+  static SHADE_XINLINE void SetInitValue(DType& initv) {
+    initv = DType(0);
+  }  // NOLINT
 };
 }  // namespace red
 
@@ -50,12 +56,12 @@ struct PoolGeometry {
   /*! \brief Checks and sets the geometry; pshape (-1, -1) selects mshadow's output size. */
   void Init(index_t h, index_t w, index_t ky, index_t kx, index_t sy, index_t sx, index_t ph,
             index_t pw, const char* who) {
-    SHADE_CHECK(ky >= 1 && kx >= 1) << who << ": kernel size " << ky << "x" << kx
-                                    << " must be at least 1x1";
-    SHADE_CHECK(sy >= 1 && sx >= 1) << who << ": stride " << sy << "x" << sx
-                                    << " must be at least 1x1";
-    SHADE_CHECK(h >= ky && w >= kx) << who << ": kernel " << ky << "x" << kx
-                                    << " is larger than the image " << h << "x" << w;
+    SHADE_CHECK(ky >= 1 && kx >= 1)
+        << who << ": kernel size " << ky << "x" << kx << " must be at least 1x1";
+    SHADE_CHECK(sy >= 1 && sx >= 1)
+        << who << ": stride " << sy << "x" << sx << " must be at least 1x1";
+    SHADE_CHECK(h >= ky && w >= kx)
+        << who << ": kernel " << ky << "x" << kx << " is larger than the image " << h << "x" << w;
     height = h;
     width = w;
     ksize_y = ky;
@@ -80,7 +86,83 @@ struct PoolGeometry {
     const index_t ys = py * kstride_y, xs = px * kstride_x;
     return (std::min(ys + ksize_y, height) - ys) * (std::min(xs + ksize_x, width) - xs);
   }
+  /*!
+   * \brief Reducer over window (py, px), clipped at the border, of the plane whose element
+   *  (y, x) is `read(y, x)`; red::avg divides by the clipped area. THE window reduction of
+   *  pool's element loop and its whole-tensor evaluator.
+   */
+  template <typename Reducer, typename DType, typename Read>
+  SHADE_XINLINE DType ReduceWindow(index_t py, index_t px, Read read) const {
+    const index_t ys = py * kstride_y, ye = std::min(ys + ksize_y, height);
+    const index_t xs = px * kstride_x, xe = std::min(xs + ksize_x, width);
+    DType res;
+    Reducer::SetInitValue(res);
+    for (index_t y = ys; y < ye; ++y) {
+      for (index_t x = xs; x < xe; ++x) Reducer::Reduce(res, read(y, x));
+    }
+    if constexpr (std::is_same<Reducer, red::avg>::value) {
+      res = DType(res / DType((ye - ys) * (xe - xs)));
+    }
+    return res;
+  }
 };
+
+namespace detail {
+/*!
+ * \brief Gradient that a pooled element (value `pooled`, gradient `grad`, reducing `count`
+ *  source elements) passes to one source element of value `value`: Reducer::PartialGrad * grad,
+ *  divided by count for red::avg. Shared by unpool and ch_unpool.
+ */
+template <typename Reducer, typename DType>
+SHADE_XINLINE DType WindowGrad(DType value, DType pooled, DType grad, index_t count) {
+  DType gv = DType(Reducer::PartialGrad(value, pooled) * grad);
+  if constexpr (std::is_same<Reducer, red::avg>::value) gv = DType(gv / DType(count));
+  return gv;
+}
+
+/*!
+ * \brief Operands of a pooling gradient (unpool, ch_unpool): the pooling's source, its result
+ *  and the result's gradient, with their checked shapes (result and gradient must agree).
+ */
+template <typename SrcExp, typename PoolExp, typename GradExp, int srcdim>
+struct PoolGradOperands {
+  /*! \brief The pooling's source. */
+  SrcExp data_src_;
+  /*! \brief The pooling's result. */
+  PoolExp data_pooled_;
+  /*! \brief Gradient with respect to the pooling's result. */
+  GradExp grad_pooled_;
+  /*! \brief Shapes of the source and of the pooled result (and of its gradient). */
+  Shape<srcdim> src_shape_, pooled_shape_;
+  /*! \brief Keeps the operands; throws when the result and its gradient differ in shape. */
+  PoolGradOperands(const SrcExp& data_src, const PoolExp& data_pooled, const GradExp& grad_pooled,
+                   const char* who)
+      : data_src_(data_src), data_pooled_(data_pooled), grad_pooled_(grad_pooled) {
+    src_shape_ = SourceShape<srcdim>(data_src_, who);
+    pooled_shape_ = SourceShape<srcdim>(data_pooled_, who);
+    const Shape<srcdim> gp = SourceShape<srcdim>(grad_pooled_, who);
+    SHADE_CHECK(pooled_shape_ == gp) << who << ": pooled data " << pooled_shape_
+                                     << " and its gradient " << gp << " differ in shape";
+  }
+};
+
+/*! \brief The element loop's plans of a pooling gradient's operands, and its geometry. */
+template <typename SrcExp, typename PoolExp, typename GradExp, typename DType, typename Geometry>
+class PoolGradPlanBase {
+ protected:
+  /*! \brief Plans of the operands of `e` (an UnPoolingExp or ChannelUnpoolingExp). */
+  template <typename E>
+  explicit PoolGradPlanBase(const E& e)
+      : src_(MakePlan(e.data_src_)),
+        pooled_(MakePlan(e.data_pooled_)),
+        grad_(MakePlan(e.grad_pooled_)),
+        g_(e.g_) {}
+  Plan<SrcExp, DType> src_;
+  Plan<PoolExp, DType> pooled_;
+  Plan<GradExp, DType> grad_;
+  Geometry g_;
+};
+}  // namespace detail
 
 /*! \brief Pooled source (mshadow's PoolingExp). */
 template <typename Reducer, typename SrcExp, typename DType, int srcdim>
@@ -109,7 +191,7 @@ inline PoolingExp<Reducer, SrcExp, DType, ExpInfo<SrcExp>::kDim> pool(
     index_t kstride_x) {
   static_assert(ExpInfo<SrcExp>::kDim >= 2, "pool: the source needs rank >= 2");
   return PoolingExp<Reducer, SrcExp, DType, ExpInfo<SrcExp>::kDim>(src.self(), -1, -1, ksize_y,
-                                                                    ksize_x, kstride_y, kstride_x);
+                                                                   ksize_x, kstride_y, kstride_x);
 }
 /*! \brief Pooling with an explicit pooled shape (its windows must start inside the image). */
 template <typename Reducer, typename SrcExp, typename DType, int etype>
@@ -127,27 +209,20 @@ template <typename Reducer, typename SrcExp, typename PoolExp, typename GradExp,
           int srcdim>
 struct UnPoolingExp
     : public MakeTensorExp<UnPoolingExp<Reducer, SrcExp, PoolExp, GradExp, DType, srcdim>, SrcExp,
-                           srcdim, DType> {
-  /*! \brief The pooling's source. */
-  SrcExp data_src_;
-  /*! \brief The pooling's result. */
-  PoolExp data_pooled_;
-  /*! \brief Gradient with respect to the pooling's result. */
-  GradExp grad_pooled_;
+                           srcdim, DType>,
+      public detail::PoolGradOperands<SrcExp, PoolExp, GradExp, srcdim> {
   /*! \brief The geometry. */
   PoolGeometry g_;
   /*! \brief Builds the node; throws when the shapes do not belong together. */
   UnPoolingExp(const SrcExp& data_src, const PoolExp& data_pooled, const GradExp& grad_pooled,
                index_t ky, index_t kx, index_t sy, index_t sx)
-      : data_src_(data_src), data_pooled_(data_pooled), grad_pooled_(grad_pooled) {
-    const Shape<srcdim> s = detail::SourceShape<srcdim>(data_src_, "unpool");
-    const Shape<srcdim> p = detail::SourceShape<srcdim>(data_pooled_, "unpool");
-    const Shape<srcdim> gp = detail::SourceShape<srcdim>(grad_pooled_, "unpool");
-    SHADE_CHECK(p == gp) << "unpool: pooled data " << p << " and its gradient " << gp
-                         << " differ in shape";
+      : detail::PoolGradOperands<SrcExp, PoolExp, GradExp, srcdim>(data_src, data_pooled,
+                                                                   grad_pooled, "unpool") {
+    const Shape<srcdim>& s = this->src_shape_;
+    const Shape<srcdim>& p = this->pooled_shape_;
     for (int d = 0; d < srcdim - 2; ++d) {
-      SHADE_CHECK_EQ(p[d], s[d]) << "unpool: pooled shape " << p << " does not match source "
-                                 << s << " in dimension " << d;
+      SHADE_CHECK_EQ(p[d], s[d]) << "unpool: pooled shape " << p << " does not match source " << s
+                                 << " in dimension " << d;
     }
     g_.Init(s[srcdim - 2], s[srcdim - 1], ky, kx, sy, sx, p[srcdim - 2], p[srcdim - 1], "unpool");
     this->shape_ = s;
@@ -159,8 +234,8 @@ template <typename Reducer, typename SrcExp, typename PoolExp, typename GradExp,
           int e1, int e2, int e3>
 inline UnPoolingExp<Reducer, SrcExp, PoolExp, GradExp, DType, ExpInfo<SrcExp>::kDim> unpool(
     const Exp<SrcExp, DType, e1>& data_src, const Exp<PoolExp, DType, e2>& data_pooled,
-    const Exp<GradExp, DType, e3>& grad_pooled, index_t ksize_y, index_t ksize_x,
-    index_t kstride_y, index_t kstride_x) {
+    const Exp<GradExp, DType, e3>& grad_pooled, index_t ksize_y, index_t ksize_x, index_t kstride_y,
+    index_t kstride_x) {
   static_assert(ExpInfo<SrcExp>::kDim >= 2, "unpool: the source needs rank >= 2");
   static_assert(ExpInfo<PoolExp>::kDim == ExpInfo<SrcExp>::kDim &&
                     ExpInfo<GradExp>::kDim == ExpInfo<SrcExp>::kDim,
@@ -179,18 +254,9 @@ class Plan<PoolingExp<Reducer, SrcExp, DType, srcdim>, DType> {
   /*! \brief Element (i, px), i = c * pheight + py. */
   SHADE_XINLINE DType Eval(index_t i, index_t px) const {
     const index_t py = i % g_.pheight;
-    const index_t c = i / g_.pheight;
-    const index_t ys = py * g_.kstride_y, ye = std::min(ys + g_.ksize_y, g_.height);
-    const index_t xs = px * g_.kstride_x, xe = std::min(xs + g_.ksize_x, g_.width);
-    DType res;
-    Reducer::SetInitValue(res);
-    for (index_t y = ys; y < ye; ++y) {
-      for (index_t x = xs; x < xe; ++x) Reducer::Reduce(res, src_.Eval(c * g_.height + y, x));
-    }
-    if constexpr (std::is_same<Reducer, red::avg>::value) {
-      res = DType(res / DType((ye - ys) * (xe - xs)));
-    }
-    return res;
+    const index_t row0 = (i / g_.pheight) * g_.height;
+    return g_.template ReduceWindow<Reducer, DType>(
+        py, px, [&](index_t y, index_t x) { return src_.Eval(row0 + y, x); });
   }
 
  private:
@@ -201,13 +267,17 @@ class Plan<PoolingExp<Reducer, SrcExp, DType, srcdim>, DType> {
 /*! \brief Sums the gradient of every window that contains the element. */
 template <typename Reducer, typename SrcExp, typename PoolExp, typename GradExp, typename DType,
           int srcdim>
-class Plan<UnPoolingExp<Reducer, SrcExp, PoolExp, GradExp, DType, srcdim>, DType> {
+class Plan<UnPoolingExp<Reducer, SrcExp, PoolExp, GradExp, DType, srcdim>, DType>
+    : detail::PoolGradPlanBase<SrcExp, PoolExp, GradExp, DType, PoolGeometry> {
+  using Base = detail::PoolGradPlanBase<SrcExp, PoolExp, GradExp, DType, PoolGeometry>;
+  using Base::g_;
+  using Base::grad_;
+  using Base::pooled_;
+  using Base::src_;
+
  public:
   explicit Plan(const UnPoolingExp<Reducer, SrcExp, PoolExp, GradExp, DType, srcdim>& e)
-      : src_(MakePlan(e.data_src_)),
-        pooled_(MakePlan(e.data_pooled_)),
-        grad_(MakePlan(e.grad_pooled_)),
-        g_(e.g_) {}
+      : Base(e) {}
   /*! \brief Element (i, x), i = c * height + y. */
   SHADE_XINLINE DType Eval(index_t i, index_t x) const {
     const index_t y = i % g_.height;
@@ -221,19 +291,120 @@ class Plan<UnPoolingExp<Reducer, SrcExp, PoolExp, GradExp, DType, srcdim>, DType
     for (index_t py = py_min; py < py_max; ++py) {
       for (index_t px = px_min; px < px_max; ++px) {
         const index_t row = c * g_.pheight + py;
-        DType gv = DType(Reducer::PartialGrad(vsrc, pooled_.Eval(row, px)) * grad_.Eval(row, px));
-        if constexpr (std::is_same<Reducer, red::avg>::value) gv = DType(gv / DType(g_.Area(py, px)));
-        val = DType(val + gv);
+        val = DType(val + detail::WindowGrad<Reducer>(vsrc, pooled_.Eval(row, px),
+                                                      grad_.Eval(row, px), g_.Area(py, px)));
       }
     }
     return val;
   }
+};
 
- private:
-  Plan<SrcExp, DType> src_;
-  Plan<PoolExp, DType> pooled_;
-  Plan<GradExp, DType> grad_;
-  PoolGeometry g_;
+/*!
+ * \brief Pooling of a source stored in memory: one work unit per pooled row, the plane and
+ *  window row found by counting rather than dividing, whole windows reduced across the row.
+ *  Threaded over rows; values as the element loop.
+ */
+template <typename Reducer, typename SrcExp, typename DType, int srcdim>
+struct TensorEvaluator<PoolingExp<Reducer, SrcExp, DType, srcdim>> {
+  /*! \brief Has a whole-tensor form. */
+  static constexpr bool kAvailable = true;
+  /*! \brief *dst Saver= e, or false when the source is not read in place. */
+  template <typename Saver, int dim>
+  static bool Run(Tensor<cpu, dim, DType>* dst,
+                  const PoolingExp<Reducer, SrcExp, DType, srcdim>& e) {
+    detail::RowsView<DType> src;
+    if (!detail::DirectRows<SrcExp>::Get(e.src_, &src)) return false;
+    const index_t rows = e.shape_.ProdShape(0, srcdim - 1);
+    if (e.g_.pheight == 0) return true;
+    ParallelFor(
+        0, rows, detail::UnitGrain(e.g_.pwidth * e.g_.ksize_y * e.g_.ksize_x),
+        [&](index_t b, index_t end) {
+          // local copies: the stores below cannot alias them, so they stay in registers
+          const PoolGeometry g = e.g_;
+          const index_t ld = src.ld, pitch = dst->stride_;
+          // Windows [0, inside) lie within the row: they are reduced across the row one window
+          // row and kernel column at a time, in the (y, x) order of ReduceWindow (same values).
+          const index_t inside = std::min(g.pwidth, (g.width - g.ksize_x) / g.kstride_x + 1);
+          std::unique_ptr<DType[]> acc(new DType[static_cast<size_t>(g.pwidth > 0 ? g.pwidth : 1)]);
+          index_t plane = b / g.pheight, py = b - plane * g.pheight;
+          for (index_t r = b; r < end; ++r) {
+            const DType* in = src.ptr + plane * g.height * ld;
+            DType* out = dst->dptr_ + r * pitch;
+            const index_t ys = py * g.kstride_y, ye = std::min(ys + g.ksize_y, g.height);
+            for (index_t px = 0; px < inside; ++px) Reducer::SetInitValue(acc[px]);
+            for (index_t y = ys; y < ye; ++y) {
+              for (index_t kx = 0; kx < g.ksize_x; ++kx) {
+                const DType* p = in + y * ld + kx;
+                for (index_t px = 0; px < inside; ++px)
+                  Reducer::Reduce(acc[px], p[px * g.kstride_x]);
+              }
+            }
+            for (index_t px = 0; px < inside; ++px) {
+              if constexpr (std::is_same<Reducer, red::avg>::value) {
+                acc[px] = DType(acc[px] / DType((ye - ys) * g.ksize_x));
+              }
+              Saver::Save(out[px], acc[px]);
+            }
+            for (index_t px = inside; px < g.pwidth; ++px) {  // clipped at the right border
+              Saver::Save(out[px],
+                          g.template ReduceWindow<Reducer, DType>(
+                              py, px, [&](index_t y, index_t x) { return in[y * ld + x]; }));
+            }
+            if (++py == g.pheight) {
+              py = 0;
+              ++plane;
+            }
+          }
+        });
+    return true;
+  }
+};
+
+/*!
+ * \brief Pooling gradient of operands stored in memory: one work unit per source plane, which
+ *  scatters each window's gradient into a plane buffer in the (py, px) order the element loop
+ *  gathers them (identical values), then stores the plane. Threaded over planes.
+ */
+template <typename Reducer, typename SrcExp, typename PoolExp, typename GradExp, typename DType,
+          int srcdim>
+struct TensorEvaluator<UnPoolingExp<Reducer, SrcExp, PoolExp, GradExp, DType, srcdim>> {
+  /*! \brief Has a whole-tensor form. */
+  static constexpr bool kAvailable = true;
+  /*! \brief *dst Saver= e, or false when an operand is not read in place. */
+  template <typename Saver, int dim>
+  static bool Run(Tensor<cpu, dim, DType>* dst,
+                  const UnPoolingExp<Reducer, SrcExp, PoolExp, GradExp, DType, srcdim>& e) {
+    detail::RowsView<DType> src, pooled, grad;
+    if (!detail::DirectRows<SrcExp>::Get(e.data_src_, &src) ||
+        !detail::DirectRows<PoolExp>::Get(e.data_pooled_, &pooled) ||
+        !detail::DirectRows<GradExp>::Get(e.grad_pooled_, &grad)) {
+      return false;
+    }
+    const PoolGeometry g = e.g_;
+    const index_t planes = e.shape_.ProdShape(0, srcdim - 2);
+    detail::ScatterPlanes<Saver>(
+        dst, planes, g.height, g.width, g.height * g.width * 2,
+        [&src, &pooled, &grad, g](index_t c, DType* buf) {
+          const DType* in = src.Row(c * g.height);
+          for (index_t py = 0; py < g.pheight; ++py) {
+            const DType* prow = pooled.Row(c * g.pheight + py);
+            const DType* grow = grad.Row(c * g.pheight + py);
+            const index_t ys = py * g.kstride_y, ye = std::min(ys + g.ksize_y, g.height);
+            for (index_t px = 0; px < g.pwidth; ++px) {
+              const index_t xs = px * g.kstride_x, xe = std::min(xs + g.ksize_x, g.width);
+              const index_t count = (ye - ys) * (xe - xs);
+              for (index_t y = ys; y < ye; ++y) {
+                DType* acc = buf + y * g.width;
+                for (index_t x = xs; x < xe; ++x) {
+                  acc[x] = DType(acc[x] + detail::WindowGrad<Reducer>(in[y * src.ld + x], prow[px],
+                                                                      grow[px], count));
+                }
+              }
+            }
+          }
+        });
+    return true;
+  }
 };
 
 }  // namespace expr

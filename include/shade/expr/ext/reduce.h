@@ -50,30 +50,25 @@ struct KernelReducer<red::minimum> {
   using type = kernel::red::minimum;
 };
 
-/*! \brief A source seen as `rows` rows of `cols` elements, consecutive rows `ld` apart. */
-template <typename DType>
-struct RowsView {
-  const DType* ptr;
-  index_t rows, cols, ld;
-};
-
 /*!
- * \brief Rows of the source `src` of shape `s`: a tensor is read in place (with its row pitch
- *  unless `need_dense`); anything else is evaluated into `*hold` first.
+ * \brief Rows of the source `src` of shape `s`: memory-resident sources (DirectRows: tensors,
+ *  reshapes of them) are read in place (with their row pitch unless `need_dense`); anything
+ *  else is evaluated into `*hold` first.
  */
 template <int dim, typename SrcExp, typename DType>
 inline RowsView<DType> SourceRows(const SrcExp& src, const Shape<dim>& s, bool need_dense,
                                   std::unique_ptr<DType[]>* hold) {
   const index_t cols = s[dim - 1];
   const index_t rows = s.ProdShape(0, dim - 1);
-  if constexpr (std::is_same<SrcExp, Tensor<cpu, dim, DType>>::value) {
-    if (rows <= 1) return {src.dptr_, rows, cols, cols};
-    if (!need_dense || src.CheckContiguous()) return {src.dptr_, rows, cols, src.stride_};
+  RowsView<DType> view;
+  if (DirectRows<SrcExp>::Get(src, &view) && (!need_dense || view.Dense())) {
+    if (view.rows <= 1) view.ld = view.cols;
+    return view;
   }
   const index_t total = CheckedMul(rows, cols, "reduction source size");
   hold->reset(new DType[static_cast<size_t>(total > 0 ? total : 1)]);
   Tensor<cpu, dim, DType> tmp(hold->get(), s);
-  MapExp<sv::saveto>(&tmp, src);
+  ExpEngine<sv::saveto, Tensor<cpu, dim, DType>, DType>::Eval(&tmp, src);
   return {hold->get(), rows, cols, cols};
 }
 
@@ -158,7 +153,8 @@ struct ReduceTo1DExp
 template <int dimkeep, typename Reducer, typename SrcExp, typename DType, int etype>
 inline ReduceTo1DExp<SrcExp, DType, Reducer, dimkeep> reduce_except_dim(
     const Exp<SrcExp, DType, etype>& exp) {
-  static_assert(ExpInfo<SrcExp>::kDim >= 1, "reduce_except_dim: the source must be a tensor expression");
+  static_assert(ExpInfo<SrcExp>::kDim >= 1,
+                "reduce_except_dim: the source must be a tensor expression");
   static_assert(0 <= dimkeep && dimkeep < ExpInfo<SrcExp>::kDim,
                 "reduce_except_dim<k>: k outside the rank of the source");
   return ReduceTo1DExp<SrcExp, DType, Reducer, dimkeep>(exp.self());
@@ -195,12 +191,14 @@ struct ReduceWithAxisExp
   int axis_;
   /*! \brief Builds the node; throws on a bad axis or an empty arg-reduction. */
   ReduceWithAxisExp(const SrcExp& src, int axis) : src_(src), axis_(axis) {
-    static_assert(!mask || std::is_same<Reducer, red::maximum>::value ||
-                      std::is_same<Reducer, red::minimum>::value,
-                  "reduce_with_axis<Reducer, true>: the index form needs red::maximum or red::minimum");
+    static_assert(
+        !mask || std::is_same<Reducer, red::maximum>::value ||
+            std::is_same<Reducer, red::minimum>::value,
+        "reduce_with_axis<Reducer, true>: the index form needs red::maximum or red::minimum");
     src_shape_ = detail::SourceShape<dimsrc>(src_, "reduce_with_axis");
-    SHADE_CHECK(0 <= axis && axis < dimsrc) << "reduce_with_axis: axis " << axis << " outside [0, "
-                                            << dimsrc - 1 << "] for a source of shape " << src_shape_;
+    SHADE_CHECK(0 <= axis && axis < dimsrc)
+        << "reduce_with_axis: axis " << axis << " outside [0, " << dimsrc - 1
+        << "] for a source of shape " << src_shape_;
     for (int d = 0, k = 0; d < dimsrc; ++d) {
       if (dimdst == dimsrc) {
         this->shape_[k++] = d == axis ? 1 : src_shape_[d];
@@ -230,10 +228,10 @@ reduce_with_axis(const Exp<SrcExp, DType, etype>& src, int axis) {
 
 /*! \brief As reduce_with_axis, keeping the axis with extent 1 (ready for broadcast_keepdim). */
 template <typename Reducer, bool mask, typename SrcExp, typename DType, int etype>
-inline ReduceWithAxisExp<Reducer, SrcExp, DType, ExpInfo<SrcExp>::kDim, mask,
-                         ExpInfo<SrcExp>::kDim>
+inline ReduceWithAxisExp<Reducer, SrcExp, DType, ExpInfo<SrcExp>::kDim, mask, ExpInfo<SrcExp>::kDim>
 reduce_keepdim(const Exp<SrcExp, DType, etype>& src, int axis) {
-  static_assert(ExpInfo<SrcExp>::kDim >= 1, "reduce_keepdim: the source must be a tensor expression");
+  static_assert(ExpInfo<SrcExp>::kDim >= 1,
+                "reduce_keepdim: the source must be a tensor expression");
   return ReduceWithAxisExp<Reducer, SrcExp, DType, ExpInfo<SrcExp>::kDim, mask,
                            ExpInfo<SrcExp>::kDim>(src.self(), axis);
 }
@@ -322,12 +320,14 @@ inline index_t ArgAll(const SrcExp& src, const char* who) {
 }
 }  // namespace detail
 
-/*! \brief Row-major flat index of the first maximum (a NaN counts as the maximum); throws when empty. */
+/*! \brief Row-major flat index of the first maximum (a NaN counts as the maximum); throws when
+ * empty. */
 template <typename SrcExp, typename DType, int etype>
 inline index_t argmax_all(const Exp<SrcExp, DType, etype>& exp) {
   return detail::ArgAll<true, SrcExp, DType>(exp.self(), "argmax_all");
 }
-/*! \brief Row-major flat index of the first minimum (a NaN counts as the minimum); throws when empty. */
+/*! \brief Row-major flat index of the first minimum (a NaN counts as the minimum); throws when
+ * empty. */
 template <typename SrcExp, typename DType, int etype>
 inline index_t argmin_all(const Exp<SrcExp, DType, etype>& exp) {
   return detail::ArgAll<false, SrcExp, DType>(exp.self(), "argmin_all");

@@ -26,9 +26,8 @@ struct ReshapeExp
   ReshapeExp(const SrcExp& src, const Shape<dimdst>& shape) : src_(src) {
     const Shape<dimsrc> ishape = detail::SourceShape<dimsrc>(src_, "reshape");
     detail::CheckShapeArg(shape, "reshape");
-    SHADE_CHECK_EQ(ishape.Size(), shape.Size())
-        << "reshape: cannot reshape " << ishape << " to " << shape
-        << " (different numbers of elements)";
+    SHADE_CHECK_EQ(ishape.Size(), shape.Size()) << "reshape: cannot reshape " << ishape << " to "
+                                                << shape << " (different numbers of elements)";
     ishapex_ = ishape[dimsrc - 1];
     this->shape_ = shape;
   }
@@ -58,6 +57,54 @@ class Plan<ReshapeExp<SrcExp, DType, dimdst, dimsrc>, DType> {
  private:
   Plan<SrcExp, DType> src_;
   index_t oshapex_, ishapex_;
+};
+
+namespace detail {
+/*! \brief A reshape of memory-resident rows is memory-resident when its rows can be addressed. */
+template <typename SrcExp, typename DType, int dimdst, int dimsrc>
+struct DirectRows<ReshapeExp<SrcExp, DType, dimdst, dimsrc>> {
+  /*! \brief Same rows (same last extent, any pitch), or any rows of a dense source. */
+  static bool Get(const ReshapeExp<SrcExp, DType, dimdst, dimsrc>& e, RowsView<DType>* view) {
+    RowsView<DType> s;
+    if (!DirectRows<SrcExp>::Get(e.src_, &s)) return false;
+    const index_t rows = e.shape_.ProdShape(0, dimdst - 1), cols = e.shape_[dimdst - 1];
+    if (cols == s.cols) {
+      *view = {s.ptr, rows, cols, s.ld};
+      return true;
+    }
+    if (!s.Dense()) return false;
+    *view = {s.ptr, rows, cols, cols};
+    return true;
+  }
+};
+}  // namespace detail
+
+/*!
+ * \brief Reshape into a tensor whose memory can take the source's shape (dense, or the same
+ *  last extent): the source is evaluated straight into that view of the destination, through
+ *  its own engine (so an extension source keeps its whole-tensor form).
+ */
+template <typename SrcExp, typename DType, int dimdst, int dimsrc>
+struct TensorEvaluator<ReshapeExp<SrcExp, DType, dimdst, dimsrc>> {
+  /*! \brief Has a whole-tensor form. */
+  static constexpr bool kAvailable = true;
+  /*! \brief *dst Saver= e, or false when the destination's rows do not fit the source's. */
+  template <typename Saver, int dim>
+  static bool Run(Tensor<cpu, dim, DType>* dst,
+                  const ReshapeExp<SrcExp, DType, dimdst, dimsrc>& e) {
+    const Shape<dimsrc> ishape = ShapeCheck<dimsrc, SrcExp>::Check(e.src_);
+    index_t stride;
+    if (e.shape_[dimdst - 1] == e.ishapex_) {
+      stride = dst->stride_;
+    } else if (dst->CheckContiguous() || e.shape_.ProdShape(0, dimdst - 1) <= 1) {
+      stride = e.ishapex_;
+    } else {
+      return false;
+    }
+    Tensor<cpu, dimsrc, DType> view(dst->dptr_, ishape, stride, dst->stream_);
+    ExpEngine<Saver, Tensor<cpu, dimsrc, DType>, DType>::Eval(&view, e.src_);
+    return true;
+  }
 };
 
 }  // namespace expr

@@ -58,26 +58,28 @@ inline TransposeExExp<SrcExp, DType, ExpInfo<SrcExp>::kDim> transpose(
   return TransposeExExp<SrcExp, DType, ExpInfo<SrcExp>::kDim>(src.self(), axes);
 }
 
-/*! \brief Decomposes the result row index and gathers through the source steps. */
+/*! \brief Gathers through the permuted source steps. */
 template <typename SrcExp, typename DType, int dimsrc>
-class Plan<TransposeExExp<SrcExp, DType, dimsrc>, DType> {
+class Plan<TransposeExExp<SrcExp, DType, dimsrc>, DType>
+    : public detail::StepGatherPlan<SrcExp, DType, dimsrc> {
  public:
   explicit Plan(const TransposeExExp<SrcExp, DType, dimsrc>& e)
-      : src_(MakePlan(e.src_)), shape_(e.shape_), sstride_(e.sstride_), src_last_(e.src_last_) {}
-  /*! \brief Element (y, x). */
-  SHADE_XINLINE DType Eval(index_t y, index_t x) const {
-    index_t flat = x * sstride_[dimsrc - 1];
-    for (int d = dimsrc - 2; d >= 0; --d) {
-      flat += (y % shape_[d]) * sstride_[d];
-      y /= shape_[d];
-    }
-    return src_.Eval(flat / src_last_, flat % src_last_);
-  }
+      : detail::StepGatherPlan<SrcExp, DType, dimsrc>(e.src_, e.shape_, e.sstride_, e.src_last_) {}
+};
 
- private:
-  Plan<SrcExp, DType> src_;
-  Shape<dimsrc> shape_, sstride_;
-  index_t src_last_;
+/*!
+ * \brief Permutation of a source stored in memory (StepGatherInto): block copies of contiguous
+ *  rows when the last axis stays last, as swapaxis<1, 0> of (C, N, H, W) does.
+ */
+template <typename SrcExp, typename DType, int dimsrc>
+struct TensorEvaluator<TransposeExExp<SrcExp, DType, dimsrc>> {
+  /*! \brief Has a whole-tensor form. */
+  static constexpr bool kAvailable = true;
+  /*! \brief *dst Saver= e, or false when the source is not read in place. */
+  template <typename Saver, int dim>
+  static bool Run(Tensor<cpu, dim, DType>* dst, const TransposeExExp<SrcExp, DType, dimsrc>& e) {
+    return detail::StepGatherInto<Saver>(dst, e.src_, e.shape_, e.sstride_, e.src_last_);
+  }
 };
 
 }  // namespace expr

@@ -1,0 +1,250 @@
+// The whole-tensor evaluators of the extensions (TensorEvaluator: patch2col, col2patch, pool,
+// unpool, transpose/swapaxis, reshape, broadcast<dim>) against the element loop, which every
+// other test_ext_* file checks against naive loops. `dst S= ext(tensors)` takes the evaluator;
+// `dst S= ext(tensors) * 1` nests the extension in a map, so the element loop evaluates the
+// same values: they must agree bit for bit, for the savers =, +=, -=, at 1 and 2 threads (the
+// shapes exceed the threading grain), on odd, pitched shapes with strides, dilations, clipped
+// borders and overlapping windows. A few direct naive checks of the CNN's layout copies too.
+#include <gtest/gtest.h>
+
+#include <cstring>
+
+#include "ext_test_util.h"
+#include "shade/backend/cpu/parallel.h"
+#include "shade/expr/ext/broadcast.h"
+#include "shade/expr/ext/patch2col.h"
+#include "shade/expr/ext/pool.h"
+#include "shade/expr/ext/reshape.h"
+#include "shade/expr/ext/swapaxis.h"
+#include "shade/expr/ext/transpose.h"
+
+namespace {
+
+using namespace ext_test;     // NOLINT(build/namespaces)
+using namespace shade::expr;  // NOLINT(build/namespaces)
+namespace red = shade::red;
+
+template <typename DType>
+class FastPathTest : public ::testing::Test {
+ protected:
+  void TearDown() override { shade::SetNumThreads(saved_threads_); }
+  int saved_threads_ = shade::GetNumThreads();
+};
+TYPED_TEST_SUITE(FastPathTest, ExtTypes);
+
+/*! True when every element of a and b has the same bytes (and the padding is untouched). */
+template <typename T, int dim>
+::testing::AssertionResult SameBits(Buf<T, dim>& a, Buf<T, dim>& b) {
+  if (!a.PaddingIntact() || !b.PaddingIntact())
+    return ::testing::AssertionFailure() << "padding written";
+  for (index_t k = 0; k < a.size(); ++k) {
+    if (std::memcmp(&a.flat(k), &b.flat(k), sizeof(T)) != 0) {
+      return ::testing::AssertionFailure()
+             << "element " << k << ": " << +a.flat(k) << " vs " << +b.flat(k);
+    }
+  }
+  return ::testing::AssertionSuccess();
+}
+
+/*!
+ * Runs `eval(dst, saver, general)` for the savers 0 (=), 1 (+=), 2 (-=) with the evaluator
+ * (general false, 1 and 2 threads) and the element loop (general true), starting from the same
+ * destination contents each time, and checks the results are identical.
+ */
+template <typename T, int dim, typename Eval>
+void CompareWithElementLoop(const Shape<dim>& dshape, index_t pad, Eval eval) {
+  for (int saver = 0; saver < 3; ++saver) {
+    Buf<T, dim> want(dshape, pad);
+    want.FillSeq(13, -6);
+    shade::SetNumThreads(1);
+    eval(want.t, saver, true);
+    for (int threads = 1; threads <= 2; ++threads) {
+      shade::SetNumThreads(threads);
+      Buf<T, dim> got(dshape, pad);
+      got.FillSeq(13, -6);
+      eval(got.t, saver, false);
+      ASSERT_TRUE(SameBits(got, want)) << "saver " << saver << ", " << threads << " threads";
+    }
+  }
+}
+
+/*! dst S= e, S chosen by `saver` (0 =, 1 +=, 2 -=). */
+template <typename Dst, typename E>
+void Store(Dst& dst, int saver, const E& e) {  // NOLINT(runtime/references)
+  if (saver == 0) dst = e;
+  if (saver == 1) dst += e;
+  if (saver == 2) dst -= e;
+}
+/*! Stores e through the evaluator, or nested in `* 1` (the element loop) when `general`. */
+template <typename T, typename Dst, typename E>
+void StoreEither(Dst& dst, int saver, bool general, const E& e) {  // NOLINT(runtime/references)
+  if (general) {
+    Store(dst, saver, e * T(1));
+  } else {
+    Store(dst, saver, e);
+  }
+}
+
+TYPED_TEST(FastPathTest, Patch2ColAndCol2Patch) {
+  using T = TypeParam;
+  struct Case {
+    Shape<4> img;
+    index_t ky, kx, sy, sx, dy, dx;
+  };
+  const Case cases[] = {{Shape4(9, 3, 17, 13), 3, 2, 1, 1, 1, 1},
+                        {Shape4(7, 2, 19, 23), 4, 3, 2, 3, 1, 2},
+                        {Shape4(5, 4, 21, 18), 2, 5, 3, 1, 3, 1}};
+  for (const Case& c : cases) {
+    Buf<T, 4> img(c.img, 3);
+    img.FillRandom(7, -50, 50);
+    const index_t oh = (c.img[2] - (c.dy * (c.ky - 1) + 1)) / c.sy + 1;
+    const index_t ow = (c.img[3] - (c.dx * (c.kx - 1) + 1)) / c.sx + 1;
+    const Shape<2> cs = Shape2(c.img[1] * c.ky * c.kx, c.img[0] * oh * ow);
+    CompareWithElementLoop<T, 2>(cs, 2, [&](Tensor<cpu, 2, T>& dst, int saver, bool general) {
+      StoreEither<T>(dst, saver, general,
+                     unpack_patch2col(img.t, c.ky, c.kx, c.sy, c.sx, c.dy, c.dx));
+    });
+    Buf<T, 2> col(cs, 1);
+    col.FillRandom(8, -50, 50);
+    CompareWithElementLoop<T, 4>(c.img, 3, [&](Tensor<cpu, 4, T>& dst, int saver, bool general) {
+      StoreEither<T>(dst, saver, general,
+                     pack_col2patch(col.t, c.img, c.ky, c.kx, c.sy, c.sx, c.dy, c.dx));
+    });
+  }
+}
+
+TYPED_TEST(FastPathTest, PoolAndUnpool) {
+  using T = TypeParam;
+  struct Case {
+    Shape<4> src;
+    index_t ky, kx, sy, sx;
+  };
+  const Case cases[] = {{Shape4(6, 9, 24, 22), 2, 2, 2, 2},   // the CNN's pooling
+                        {Shape4(5, 7, 23, 19), 3, 2, 2, 3},   // clipped last windows
+                        {Shape4(4, 9, 17, 20), 3, 3, 1, 2}};  // overlapping windows
+  for (const Case& c : cases) {
+    Buf<T, 4> src(c.src, 2);
+    src.FillSeq(7, -3);  // many ties inside windows
+    const index_t ph = std::min(c.src[2] - c.ky + c.sy - 1, c.src[2] - 1) / c.sy + 1;
+    const index_t pw = std::min(c.src[3] - c.kx + c.sx - 1, c.src[3] - 1) / c.sx + 1;
+    const Shape<4> ps = Shape4(c.src[0], c.src[1], ph, pw);
+    Buf<T, 4> pmax(ps, 1), psum(ps, 1), pavg(ps, 1), grad(ps, 2);
+    pmax.t = pool<red::maximum>(src.t * T(1), c.ky, c.kx, c.sy, c.sx);
+    psum.t = pool<red::sum>(src.t * T(1), c.ky, c.kx, c.sy, c.sx);
+    pavg.t = pool<red::avg>(src.t * T(1), c.ky, c.kx, c.sy, c.sx);
+    grad.FillRandom(3, -4, 4);
+    CompareWithElementLoop<T, 4>(ps, 1, [&](Tensor<cpu, 4, T>& dst, int saver, bool general) {
+      StoreEither<T>(dst, saver, general, pool<red::maximum>(src.t, c.ky, c.kx, c.sy, c.sx));
+    });
+    CompareWithElementLoop<T, 4>(ps, 0, [&](Tensor<cpu, 4, T>& dst, int saver, bool general) {
+      StoreEither<T>(dst, saver, general, pool<red::avg>(src.t, c.ky, c.kx, c.sy, c.sx));
+    });
+    CompareWithElementLoop<T, 4>(c.src, 3, [&](Tensor<cpu, 4, T>& dst, int saver, bool general) {
+      StoreEither<T>(dst, saver, general,
+                     unpool<red::maximum>(src.t, pmax.t, grad.t, c.ky, c.kx, c.sy, c.sx));
+    });
+    CompareWithElementLoop<T, 4>(c.src, 1, [&](Tensor<cpu, 4, T>& dst, int saver, bool general) {
+      StoreEither<T>(dst, saver, general,
+                     unpool<red::sum>(src.t, psum.t, grad.t, c.ky, c.kx, c.sy, c.sx));
+    });
+    CompareWithElementLoop<T, 4>(c.src, 2, [&](Tensor<cpu, 4, T>& dst, int saver, bool general) {
+      StoreEither<T>(dst, saver, general,
+                     unpool<red::avg>(src.t, pavg.t, grad.t, c.ky, c.kx, c.sy, c.sx));
+    });
+  }
+}
+
+TYPED_TEST(FastPathTest, TransposeSwapaxisReshape) {
+  using T = TypeParam;
+  Buf<T, 4> src(Shape4(7, 11, 13, 29), 3);
+  src.FillRandom(5, -100, 100);
+  // last axis kept (block copies) and moved (strided gather, dense source only)
+  const Shape<4> perms[] = {Shape4(1, 0, 2, 3), Shape4(2, 0, 1, 3), Shape4(0, 3, 2, 1),
+                            Shape4(3, 2, 1, 0)};
+  for (const Shape<4>& axes : perms) {
+    Shape<4> rs;
+    for (int k = 0; k < 4; ++k) rs[k] = src.t.shape_[axes[k]];
+    CompareWithElementLoop<T, 4>(rs, 2, [&](Tensor<cpu, 4, T>& dst, int saver, bool general) {
+      StoreEither<T>(dst, saver, general, transpose(src.t, axes));
+    });
+    Buf<T, 4> dense(src.t.shape_, 0);
+    dense.t = src.t * T(1);
+    CompareWithElementLoop<T, 4>(rs, 1, [&](Tensor<cpu, 4, T>& dst, int saver, bool general) {
+      StoreEither<T>(dst, saver, general, transpose(dense.t, axes));
+    });
+  }
+  // the CNN's two layout changes: (C, N*P) <-> (N, C, P), dense and pitched, into dense and
+  // pitched destinations (a pitched one with another last extent takes the element loop)
+  const index_t C = 5, N = 37, H = 7, W = 9;
+  for (index_t pad : {0, 2}) {
+    Buf<T, 2> gemm(Shape2(C, N * H * W), pad);
+    gemm.FillRandom(9, -100, 100);
+    CompareWithElementLoop<T, 4>(
+        Shape4(N, C, H, W), pad, [&](Tensor<cpu, 4, T>& dst, int saver, bool general) {
+          StoreEither<T>(dst, saver, general, swapaxis<1, 0>(reshape(gemm.t, Shape4(C, N, H, W))));
+        });
+    Buf<T, 4> nchw(Shape4(N, C, H, W), pad);
+    nchw.FillRandom(10, -100, 100);
+    for (index_t dpad : {0, 1}) {
+      CompareWithElementLoop<T, 2>(
+          Shape2(C, N * H * W), dpad, [&](Tensor<cpu, 2, T>& dst, int saver, bool general) {
+            StoreEither<T>(dst, saver, general, reshape(swapaxis<1, 0>(nchw.t), dst.shape_));
+          });
+    }
+    // against the naive copy
+    Buf<T, 4> out(Shape4(N, C, H, W), 1);
+    out.t = swapaxis<1, 0>(reshape(gemm.t, Shape4(C, N, H, W)));
+    for (index_t n = 0; n < N; ++n)
+      for (index_t c = 0; c < C; ++c)
+        for (index_t p = 0; p < H * W; ++p)
+          ASSERT_EQ(out.at({n, c, p / W, p % W}), gemm.at({c, n * H * W + p}));
+  }
+  // a reshape of an expression (evaluated into the destination's view by the packet loop:
+  // an exact negation, since a fused multiply-add there may round differently from the
+  // element loop) and of a reshape
+  CompareWithElementLoop<T, 3>(
+      Shape3(7, 11, 13 * 29), 0, [&](Tensor<cpu, 3, T>& dst, int saver, bool general) {
+        StoreEither<T>(dst, saver, general,
+                       reshape(reshape(-src.t, Shape2(7 * 11, 13 * 29)), dst.shape_));
+      });
+}
+
+TYPED_TEST(FastPathTest, Broadcast) {
+  using T = TypeParam;
+  Buf<T, 1> bias(Shape1(23), 0);
+  bias.FillRandom(4, -9, 9);
+  CompareWithElementLoop<T, 4>(
+      Shape4(17, 23, 11, 13), 2, [&](Tensor<cpu, 4, T>& dst, int saver, bool general) {
+        StoreEither<T>(dst, saver, general, broadcast<1>(bias.t, dst.shape_));
+      });
+  CompareWithElementLoop<T, 3>(
+      Shape3(41, 37, 23), 1, [&](Tensor<cpu, 3, T>& dst, int saver, bool general) {
+        StoreEither<T>(dst, saver, general, broadcast<2>(bias.t, dst.shape_));
+      });
+  CompareWithElementLoop<T, 2>(
+      Shape2(23, 1601), 3, [&](Tensor<cpu, 2, T>& dst, int saver, bool general) {
+        StoreEither<T>(dst, saver, general, broadcast<0>(bias.t, dst.shape_));
+      });
+  // the general broadcasts (StepGatherInto): inserted, kept-dim and last-axis broadcasts
+  Buf<T, 3> m(Shape3(7, 1, 29), 0);
+  m.FillRandom(6, -9, 9);
+  CompareWithElementLoop<T, 4>(
+      Shape4(7, 31, 1, 29), 2, [&](Tensor<cpu, 4, T>& dst, int saver, bool general) {
+        StoreEither<T>(dst, saver, general, broadcast_with_axis(m.t, 0, 31));
+      });
+  CompareWithElementLoop<T, 3>(
+      Shape3(7, 301, 29), 1, [&](Tensor<cpu, 3, T>& dst, int saver, bool general) {
+        StoreEither<T>(dst, saver, general, broadcast_keepdim(m.t, 1, 301));
+      });
+  Buf<T, 3> col(Shape3(41, 17, 1), 0);
+  col.FillRandom(2, -9, 9);
+  CompareWithElementLoop<T, 3>(
+      Shape3(41, 17, 53), 3, [&](Tensor<cpu, 3, T>& dst, int saver, bool general) {
+        StoreEither<T>(dst, saver, general, broadcast_keepdim(col.t, 2, 53));
+      });
+  Buf<T, 4> out(Shape4(3, 23, 2, 5), 1);
+  out.t = broadcast<1>(bias.t, out.t.shape_);
+  for (index_t k = 0; k < out.size(); ++k) ASSERT_EQ(out.flat(k), bias.flat((k / 10) % 23));
+}
+
+}  // namespace
