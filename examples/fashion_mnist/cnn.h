@@ -4,8 +4,8 @@
  *  mshadow's users wrote theirs: convolution as unpack_patch2col + dot, max pooling with
  *  pool / unpool, then one dense layer.
  *
- *  input 1x28x28 -> conv 5x5, 16 ch -> ReLU -> max pool 2x2 -> 16x12x12
- *                -> conv 5x5, 32 ch -> ReLU -> max pool 2x2 -> 32x4x4 -> dense 512 -> 10
+ *  input 1x28x28 -> conv 5x5, 32 ch -> ReLU -> max pool 2x2 -> 32x12x12
+ *                -> conv 5x5, 64 ch -> ReLU -> max pool 2x2 -> 64x4x4 -> dense 1024 -> 10
  */
 #ifndef SHADE_EXAMPLES_FASHION_MNIST_CNN_H_
 #define SHADE_EXAMPLES_FASHION_MNIST_CNN_H_
@@ -97,16 +97,18 @@ class Cnn : public Model {
  public:
   /*! \brief Buffers for batches of up to `max_batch` images. */
   explicit Cnn(shade::index_t max_batch)
-      : Model(max_batch), conv1_(1, 16, 5, 28, 28, max_batch),
-        conv2_(16, 32, 5, 12, 12, max_batch), fc_(32 * 4 * 4, kClasses),
-        c1_(shade::Shape4(max_batch, 16, 24, 24), false),
-        p1_(shade::Shape4(max_batch, 16, 12, 12), false),
-        c2_(shade::Shape4(max_batch, 32, 8, 8), false),
-        p2_(shade::Shape4(max_batch, 32, 4, 4), false),
-        dc1_(shade::Shape4(max_batch, 16, 24, 24), false),
-        dp1_(shade::Shape4(max_batch, 16, 12, 12), false),
-        dc2_(shade::Shape4(max_batch, 32, 8, 8), false),
-        dp2_(shade::Shape4(max_batch, 32, 4, 4), false) {}
+      : Model(max_batch),
+        conv1_(1, kC1, 5, 28, 28, max_batch),
+        conv2_(kC1, kC2, 5, 12, 12, max_batch),
+        fc_(kFlat, kClasses),
+        c1_(shade::Shape4(max_batch, kC1, 24, 24), false),
+        p1_(shade::Shape4(max_batch, kC1, 12, 12), false),
+        c2_(shade::Shape4(max_batch, kC2, 8, 8), false),
+        p2_(shade::Shape4(max_batch, kC2, 4, 4), false),
+        dc1_(shade::Shape4(max_batch, kC1, 24, 24), false),
+        dp1_(shade::Shape4(max_batch, kC1, 12, 12), false),
+        dc2_(shade::Shape4(max_batch, kC2, 8, 8), false),
+        dp2_(shade::Shape4(max_batch, kC2, 4, 4), false) {}
 
   const char* name() const override { return "cnn"; }
 
@@ -128,7 +130,7 @@ class Cnn : public Model {
     conv2_.Forward(p1, &c2);
     c2 = F<shade::op::relu>(c2);
     p2 = pool<shade::red::maximum>(c2, 2, 2, 2, 2);
-    fc_.Forward(Matrix(p2.dptr_, shade::Shape2(b, 32 * 4 * 4)), logits);
+    fc_.Forward(Matrix(p2.dptr_, shade::Shape2(b, kFlat)), logits);
   }
 
  protected:
@@ -138,8 +140,8 @@ class Cnn : public Model {
     Tensor4 c1 = c1_.Slice(0, b), p1 = p1_.Slice(0, b), c2 = c2_.Slice(0, b), p2 = p2_.Slice(0, b);
     Tensor4 dc1 = dc1_.Slice(0, b), dp1 = dp1_.Slice(0, b), dc2 = dc2_.Slice(0, b),
             dp2 = dp2_.Slice(0, b);
-    Matrix dflat(dp2.dptr_, shade::Shape2(b, 32 * 4 * 4));
-    fc_.Backward(Matrix(p2.dptr_, shade::Shape2(b, 32 * 4 * 4)), dlogits, &dflat, momentum);
+    Matrix dflat(dp2.dptr_, shade::Shape2(b, kFlat));
+    fc_.Backward(Matrix(p2.dptr_, shade::Shape2(b, kFlat)), dlogits, &dflat, momentum);
     dc2 = unpool<shade::red::maximum>(c2, p2, dp2, 2, 2, 2, 2);
     dc2 *= F<relu_grad>(c2);
     conv2_.Backward(dc2, &dp1, momentum);
@@ -152,6 +154,9 @@ class Cnn : public Model {
   }
 
  private:
+  static constexpr shade::index_t kC1 = 32;             // channels of the first conv layer
+  static constexpr shade::index_t kC2 = 64;             // channels of the second
+  static constexpr shade::index_t kFlat = kC2 * 4 * 4;  // inputs of the dense layer
   Conv conv1_, conv2_;
   Dense fc_;
   Tensor4Container c1_, p1_, c2_, p2_, dc1_, dp1_, dc2_, dp2_;
