@@ -9,8 +9,11 @@
 #include <vector>
 
 #include "shade/tensor/tensor.h"
+#include "ext_test_util.h"
 
 namespace {
+
+using ext_test::ErrorOf;
 
 using shade::cpu;
 using shade::index_t;
@@ -193,33 +196,25 @@ TYPED_TEST(DotTest, BatchDotAllFlags) {
   EXPECT_NEAR(c.at(1, 0, 1), 0.5 * r, Tol<T>());
 }
 
-std::string Message(const std::function<void()>& f) {
-  try {
-    f();
-  } catch (const shade::Error& e) {
-    return e.what();
-  }
-  return "<no throw>";
-}
 
 TEST(DotErrors, ShapesAreNamed) {
   std::vector<float> buf(200);
   Tensor<cpu, 2> a(buf.data(), Shape2(2, 3)), b(buf.data() + 10, Shape2(4, 5));
   std::vector<float> out(100);
   Tensor<cpu, 2> c(out.data(), Shape2(2, 5)), c2(out.data(), Shape2(3, 3));
-  std::string msg = Message([&] { c = dot(a, b); });
+  std::string msg = ErrorOf([&] { c = dot(a, b); });
   EXPECT_NE(msg.find("(2,3)"), std::string::npos) << msg;
   EXPECT_NE(msg.find("(4,5)"), std::string::npos) << msg;
   EXPECT_NE(msg.find("3 vs 4"), std::string::npos) << msg;
   Tensor<cpu, 2> b2(buf.data() + 10, Shape2(3, 5));
-  msg = Message([&] { c2 = dot(a, b2); });
+  msg = ErrorOf([&] { c2 = dot(a, b2); });
   EXPECT_NE(msg.find("(3,3)"), std::string::npos) << msg;
   EXPECT_NE(msg.find("(2,5)"), std::string::npos) << msg;
   EXPECT_NO_THROW(c = dot(a, b2));
   EXPECT_THROW(c += dot(a.T(), b2), shade::Error);
   EXPECT_THROW(c -= dot(a, b2.T()), shade::Error);
   // Destination overlapping an operand would corrupt the product.
-  msg = Message([&] {
+  msg = ErrorOf([&] {
     Tensor<cpu, 2> alias(buf.data() + 12, Shape2(2, 5));
     alias = dot(a, b2);
   });
@@ -236,7 +231,7 @@ TEST(DotErrors, ShapesAreNamed) {
   }
   Tensor<cpu, 1> v3(buf.data() + 100, Shape1(3)), v4(buf.data() + 110, Shape1(4));
   Tensor<cpu, 1> y2(out.data() + 50, Shape1(2)), y5(out.data() + 60, Shape1(5));
-  msg = Message([&] { y2 = dot(a, v4); });
+  msg = ErrorOf([&] { y2 = dot(a, v4); });
   EXPECT_NE(msg.find("(2,3)"), std::string::npos) << msg;
   EXPECT_NE(msg.find("(4,)"), std::string::npos) << msg;
   EXPECT_THROW(y5 = dot(a, v3), shade::Error);
@@ -246,7 +241,7 @@ TEST(DotErrors, ShapesAreNamed) {
   EXPECT_THROW(outer = dot(v3.T(), v4), shade::Error);
   Tensor<cpu, 3> x(buf.data(), Shape3(2, 2, 3)), y(buf.data() + 50, Shape3(3, 3, 2));
   Tensor<cpu, 3> z(out.data(), Shape3(2, 2, 2));
-  msg = Message([&] { z = batch_dot(x, y); });
+  msg = ErrorOf([&] { z = batch_dot(x, y); });
   EXPECT_NE(msg.find("(2,2,3)"), std::string::npos) << msg;
   EXPECT_NE(msg.find("(3,3,2)"), std::string::npos) << msg;
   Tensor<cpu, 3> y2b(buf.data() + 50, Shape3(2, 3, 2));

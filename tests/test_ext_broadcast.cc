@@ -13,16 +13,11 @@ namespace {
 
 using namespace ext_test;        // NOLINT(build/namespaces)
 using namespace shade::expr;     // NOLINT(build/namespaces)
-using shade::Shape1;
-using shade::Shape2;
-using shade::Shape3;
-using shade::Shape4;
 using shade::TShape;
 
 template <typename DType>
-class BroadcastTest : public ::testing::Test {};
-using Types = ::testing::Types<float, double, int32_t>;
-TYPED_TEST_SUITE(BroadcastTest, Types);
+using BroadcastTest = ExtTest<DType>;
+TYPED_TEST_SUITE(BroadcastTest, ExtTypes);
 
 /*! dst (pre-filled) must equal ref at every index, padding untouched. */
 template <typename DType, int dim>

@@ -15,15 +15,11 @@ namespace {
 
 using namespace ext_test;     // NOLINT(build/namespaces)
 using namespace shade::expr;  // NOLINT(build/namespaces)
-using shade::Shape2;
-using shade::Shape3;
-using shade::Shape4;
 namespace red = shade::red;
 
 template <typename DType>
-class ConvTest : public ::testing::Test {};
-using Types = ::testing::Types<float, double, int32_t>;
-TYPED_TEST_SUITE(ConvTest, Types);
+using ConvTest = ExtTest<DType>;
+TYPED_TEST_SUITE(ConvTest, ExtTypes);
 
 struct Geo {
   index_t ky, kx, sy, sx, dy, dx;

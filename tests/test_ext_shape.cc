@@ -11,15 +11,10 @@ namespace {
 
 using namespace ext_test;     // NOLINT(build/namespaces)
 using namespace shade::expr;  // NOLINT(build/namespaces)
-using shade::Shape1;
-using shade::Shape2;
-using shade::Shape3;
-using shade::Shape4;
 
 template <typename DType>
-class ShapeExtTest : public ::testing::Test {};
-using Types = ::testing::Types<float, double, int32_t>;
-TYPED_TEST_SUITE(ShapeExtTest, Types);
+using ShapeExtTest = ExtTest<DType>;
+TYPED_TEST_SUITE(ShapeExtTest, ExtTypes);
 
 TYPED_TEST(ShapeExtTest, Reshape) {
   using T = TypeParam;

@@ -75,19 +75,55 @@ SHADE_XINLINE float Bf16BitsToFloat(std::uint16_t b) {
   return BitsFloat(static_cast<std::uint32_t>(b) << 16);
 }
 
-/*! \brief Shared arithmetic for the two 16-bit float types; Derived supplies the conversions. */
-template <typename Derived>
+/*! \brief binary16 conversions (for Float16Base). */
+struct HalfCodec {
+  static SHADE_XINLINE std::uint16_t Encode(float v) { return FloatToHalfBits(v); }
+  static SHADE_XINLINE float Decode(std::uint16_t b) { return HalfBitsToFloat(b); }
+};
+/*! \brief bfloat16 conversions (for Float16Base). */
+struct Bf16Codec {
+  static SHADE_XINLINE std::uint16_t Encode(float v) { return FloatToBf16Bits(v); }
+  static SHADE_XINLINE float Decode(std::uint16_t b) { return Bf16BitsToFloat(b); }
+};
+
+/*!
+ * \brief The two 16-bit float types: raw bits, conversions through Codec (rounding to nearest
+ *  even from float, exact to float) and arithmetic through float.
+ */
+template <typename Derived, typename Codec>
 struct Float16Base {
-  SHADE_XINLINE operator float() const { return static_cast<const Derived&>(*this).ToFloat(); }
+  /*! \brief Raw bits. */
+  std::uint16_t bits_ = 0;
+  Float16Base() = default;
+  /*! \brief Rounds `v` to the nearest representable value (ties to even). */
+  template <typename T, typename = decltype(static_cast<float>(T()))>
+  SHADE_XINLINE explicit Float16Base(T v) : bits_(Codec::Encode(static_cast<float>(v))) {}
+  /*! \brief Builds a value from raw bits. */
+  static SHADE_XINLINE Derived FromBits(std::uint16_t b) {
+    Derived h;
+    h.bits_ = b;
+    return h;
+  }
+  /*! \brief Exact widening to float. */
+  SHADE_XINLINE float ToFloat() const { return Codec::Decode(bits_); }
+  SHADE_XINLINE operator float() const { return ToFloat(); }
   SHADE_XINLINE Derived& operator+=(float v) { return Self() = Derived(float(*this) + v); }
   SHADE_XINLINE Derived& operator-=(float v) { return Self() = Derived(float(*this) - v); }
   SHADE_XINLINE Derived& operator*=(float v) { return Self() = Derived(float(*this) * v); }
   SHADE_XINLINE Derived& operator/=(float v) { return Self() = Derived(float(*this) / v); }
   SHADE_XINLINE Derived operator-() const { return Derived(-float(*this)); }
-  friend SHADE_XINLINE Derived operator+(Derived a, Derived b) { return Derived(float(a) + float(b)); }
-  friend SHADE_XINLINE Derived operator-(Derived a, Derived b) { return Derived(float(a) - float(b)); }
-  friend SHADE_XINLINE Derived operator*(Derived a, Derived b) { return Derived(float(a) * float(b)); }
-  friend SHADE_XINLINE Derived operator/(Derived a, Derived b) { return Derived(float(a) / float(b)); }
+  friend SHADE_XINLINE Derived operator+(Derived a, Derived b) {
+    return Derived(float(a) + float(b));
+  }
+  friend SHADE_XINLINE Derived operator-(Derived a, Derived b) {
+    return Derived(float(a) - float(b));
+  }
+  friend SHADE_XINLINE Derived operator*(Derived a, Derived b) {
+    return Derived(float(a) * float(b));
+  }
+  friend SHADE_XINLINE Derived operator/(Derived a, Derived b) {
+    return Derived(float(a) / float(b));
+  }
   friend SHADE_XINLINE bool operator==(Derived a, Derived b) { return float(a) == float(b); }
   friend SHADE_XINLINE bool operator!=(Derived a, Derived b) { return float(a) != float(b); }
   friend SHADE_XINLINE bool operator<(Derived a, Derived b) { return float(a) < float(b); }
@@ -103,39 +139,15 @@ struct Float16Base {
 }  // namespace detail
 
 /*! \brief IEEE 754 binary16. Construct explicitly from a number; reads back as float. */
-struct half_t : detail::Float16Base<half_t> {
-  /*! \brief Raw bits. */
-  std::uint16_t bits_ = 0;
+struct half_t : detail::Float16Base<half_t, detail::HalfCodec> {
+  using Float16Base::Float16Base;
   half_t() = default;
-  /*! \brief Rounds `v` to the nearest binary16 (ties to even). */
-  template <typename T, typename = decltype(static_cast<float>(T()))>
-  SHADE_XINLINE explicit half_t(T v) : bits_(detail::FloatToHalfBits(static_cast<float>(v))) {}
-  /*! \brief Builds a value from raw bits. */
-  static SHADE_XINLINE half_t FromBits(std::uint16_t b) {
-    half_t h;
-    h.bits_ = b;
-    return h;
-  }
-  /*! \brief Exact widening to float. */
-  SHADE_XINLINE float ToFloat() const { return detail::HalfBitsToFloat(bits_); }
 };
 
 /*! \brief bfloat16: float's exponent with 8 bits of significand. */
-struct bf16_t : detail::Float16Base<bf16_t> {
-  /*! \brief Raw bits. */
-  std::uint16_t bits_ = 0;
+struct bf16_t : detail::Float16Base<bf16_t, detail::Bf16Codec> {
+  using Float16Base::Float16Base;
   bf16_t() = default;
-  /*! \brief Rounds `v` to the nearest bfloat16 (ties to even). */
-  template <typename T, typename = decltype(static_cast<float>(T()))>
-  SHADE_XINLINE explicit bf16_t(T v) : bits_(detail::FloatToBf16Bits(static_cast<float>(v))) {}
-  /*! \brief Builds a value from raw bits. */
-  static SHADE_XINLINE bf16_t FromBits(std::uint16_t b) {
-    bf16_t h;
-    h.bits_ = b;
-    return h;
-  }
-  /*! \brief Exact widening to float. */
-  SHADE_XINLINE float ToFloat() const { return detail::Bf16BitsToFloat(bits_); }
 };
 
 static_assert(sizeof(half_t) == 2 && sizeof(bf16_t) == 2, "16-bit floats must be 2 bytes");

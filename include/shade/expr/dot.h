@@ -19,6 +19,8 @@
 #ifndef SHADE_EXPR_DOT_H_
 #define SHADE_EXPR_DOT_H_
 
+#include <sstream>
+#include <string>
 #include <type_traits>
 
 #include "shade/backend/cpu/blas.h"
@@ -104,11 +106,47 @@ struct DotEngine<SV, Device, 2, 2, 2, ltrans, rtrans, DType> {
         << Shape2(m, n) << " of lhs " << lhs.shape_ << " and rhs " << rhs.shape_;
     detail::CheckNoOverlap(dst, lhs, "lhs");
     detail::CheckNoOverlap(dst, rhs, "rhs");
-    blas::Gemm<DType>(ltrans, rtrans, m, n, k, detail::DotSaver<SV, DType>::Alpha(scale),
-                      lhs.dptr_, lhs.stride_, rhs.dptr_, rhs.stride_,
-                      detail::DotSaver<SV, DType>::kBeta, dst.dptr_, dst.stride_);
+    blas::Gemm<DType>(ltrans, rtrans, m, n, k, detail::DotSaver<SV, DType>::Alpha(scale), lhs.dptr_,
+                      lhs.stride_, rhs.dptr_, rhs.stride_, detail::DotSaver<SV, DType>::kBeta,
+                      dst.dptr_, dst.stride_);
   }
 };
+
+namespace detail {
+/*! \brief "matrix.T() of shape (2,3)": an operand as the dot messages name it. */
+template <int dim>
+inline std::string OperandText(const char* what, bool trans, const Shape<dim>& shape) {
+  std::ostringstream os;
+  os << what << (trans ? ".T()" : "") << " of shape " << shape;
+  return os.str();
+}
+
+/*!
+ * \brief *dst SV= scale * op(mat) * vec, op transposing when `trans`: one Gemv. THE
+ *  matrix-vector form of dot; `vec_first` says the user wrote dot(vec, op'(mat)) (that is
+ *  op'(mat)^T * vec, `user_trans` being op'), which orders the operands in the messages.
+ */
+template <typename SV, typename Device, typename DType>
+inline void MatVec(Tensor<Device, 1, DType>* dst, const Tensor<Device, 2, DType>& mat, bool trans,
+                   const Tensor<Device, 1, DType>& vec, DType scale, bool vec_first,
+                   bool user_trans) {
+  const index_t rows = mat.size(0), cols = mat.size(1);
+  const index_t k = trans ? rows : cols;
+  const index_t n = trans ? cols : rows;
+  SHADE_CHECK(k == vec.size(0)) << "dot: "
+                                << (vec_first ? OperandText("vector", false, vec.shape_)
+                                              : OperandText("matrix", user_trans, mat.shape_))
+                                << " does not match "
+                                << (vec_first ? OperandText("matrix", user_trans, mat.shape_)
+                                              : OperandText("vector", false, vec.shape_));
+  SHADE_CHECK(dst->size(0) == n) << "dot: destination shape " << dst->shape_
+                                 << " differs from the product shape " << Shape1(n);
+  CheckNoOverlap(*dst, mat, vec_first ? "rhs" : "lhs");
+  CheckNoOverlap(*dst, vec, vec_first ? "lhs" : "rhs");
+  blas::Gemv<DType>(trans, rows, cols, DotSaver<SV, DType>::Alpha(scale), mat.dptr_, mat.stride_,
+                    vec.dptr_, 1, DotSaver<SV, DType>::kBeta, dst->dptr_, 1);
+}
+}  // namespace detail
 
 /*! \brief Vector = op(matrix) * vector: one Gemv. */
 template <typename SV, typename Device, bool ltrans, bool rtrans, typename DType>
@@ -116,20 +154,9 @@ struct DotEngine<SV, Device, 1, 2, 1, ltrans, rtrans, DType> {
   static void Eval(Tensor<Device, 1, DType>* p_dst, const Tensor<Device, 2, DType>& lhs,
                    const Tensor<Device, 1, DType>& rhs, DType scale) {
     static_assert(detail::CheckDotTypes<Device, DType>(), "");
-    static_assert(!rtrans, "shade: dot(matrix, vector.T()) has no meaning; use dot(matrix, vector)");
-    Tensor<Device, 1, DType>& dst = *p_dst;
-    const index_t rows = lhs.size(0), cols = lhs.size(1);
-    const index_t k = ltrans ? rows : cols;
-    const index_t n = ltrans ? cols : rows;
-    SHADE_CHECK(k == rhs.size(0)) << "dot: matrix" << (ltrans ? ".T()" : "") << " of shape "
-                                  << lhs.shape_ << " does not match vector of shape "
-                                  << rhs.shape_;
-    SHADE_CHECK(dst.size(0) == n) << "dot: destination shape " << dst.shape_
-                                  << " differs from the product shape " << Shape1(n);
-    detail::CheckNoOverlap(dst, lhs, "lhs");
-    detail::CheckNoOverlap(dst, rhs, "rhs");
-    blas::Gemv<DType>(ltrans, rows, cols, detail::DotSaver<SV, DType>::Alpha(scale), lhs.dptr_,
-                      lhs.stride_, rhs.dptr_, 1, detail::DotSaver<SV, DType>::kBeta, dst.dptr_, 1);
+    static_assert(!rtrans,
+                  "shade: dot(matrix, vector.T()) has no meaning; use dot(matrix, vector)");
+    detail::MatVec<SV>(p_dst, lhs, ltrans, rhs, scale, false, ltrans);
   }
 };
 
@@ -139,20 +166,9 @@ struct DotEngine<SV, Device, 1, 1, 2, ltrans, rtrans, DType> {
   static void Eval(Tensor<Device, 1, DType>* p_dst, const Tensor<Device, 1, DType>& lhs,
                    const Tensor<Device, 2, DType>& rhs, DType scale) {
     static_assert(detail::CheckDotTypes<Device, DType>(), "");
-    static_assert(!ltrans, "shade: dot(vector.T(), matrix) has no meaning; use dot(vector, matrix)");
-    Tensor<Device, 1, DType>& dst = *p_dst;
-    const index_t rows = rhs.size(0), cols = rhs.size(1);
-    const index_t k = rtrans ? cols : rows;
-    const index_t n = rtrans ? rows : cols;
-    SHADE_CHECK(k == lhs.size(0)) << "dot: vector of shape " << lhs.shape_
-                                  << " does not match matrix" << (rtrans ? ".T()" : "")
-                                  << " of shape " << rhs.shape_;
-    SHADE_CHECK(dst.size(0) == n) << "dot: destination shape " << dst.shape_
-                                  << " differs from the product shape " << Shape1(n);
-    detail::CheckNoOverlap(dst, lhs, "lhs");
-    detail::CheckNoOverlap(dst, rhs, "rhs");
-    blas::Gemv<DType>(!rtrans, rows, cols, detail::DotSaver<SV, DType>::Alpha(scale), rhs.dptr_,
-                      rhs.stride_, lhs.dptr_, 1, detail::DotSaver<SV, DType>::kBeta, dst.dptr_, 1);
+    static_assert(!ltrans,
+                  "shade: dot(vector.T(), matrix) has no meaning; use dot(vector, matrix)");
+    detail::MatVec<SV>(p_dst, rhs, !rtrans, lhs, scale, true, rtrans);
   }
 };
 

@@ -19,82 +19,56 @@ namespace shade {
 namespace sv {
 namespace hn = packet::hn;
 
-/*! \brief dst = src */
-struct saveto {
+namespace detail {
+/*!
+ * \brief A saver made from its element functor: dst = OP::Map(dst, src), the packet form
+ *  OP::MapPacket where OP has one for the lane type. `reads_dst` is false only for `=`.
+ */
+template <typename OP, bool reads_dst>
+struct OpSaver {
+  /*! \brief dst = OP(dst, src). */
   template <typename DType>
-  static SHADE_XINLINE void Save(DType& a, DType b) { a = b; }  // NOLINT(runtime/references)
+  static SHADE_XINLINE void Save(DType& a, DType b) {
+    a = OP::Map(a, b);
+  }  // NOLINT
   /*! \brief Matching element functor. */
-  using OPType = op::right;
+  using OPType = OP;
+  /*! \brief Packet form (where OP has one): the new destination packet. */
+  template <class D, class V, class O = OP,
+            std::enable_if_t<packet::kHasPacketArity<O, hn::TFromD<D>, 2>, int> = 0>
+  static HWY_INLINE V SavePacket(D d, V dst, V v) {
+    return O::MapPacket(d, dst, v);
+  }
+  /*! \brief Whether the old destination value is read. */
+  static constexpr bool kReadsDst = reads_dst;
+};
+}  // namespace detail
+
+/*! \brief dst = src */
+struct saveto : detail::OpSaver<op::right, false> {
   /*! \brief Multiplier for the result in a BLAS call (alpha sign). */
   static constexpr int kAlphaSign = 1;
   /*! \brief Weight of the old destination in a BLAS call (beta). */
   static constexpr int kBeta = 0;
-  /*! \brief Packet form: the new value. */
-  template <class D, class V>
-  static HWY_INLINE V SavePacket(D, V /*dst*/, V v) { return v; }
-  /*! \brief The old destination value is not read. */
-  static constexpr bool kReadsDst = false;
 };
 /*! \brief dst += src */
-struct plusto {
-  template <typename DType>
-  static SHADE_XINLINE void Save(DType& a, DType b) { a = DType(a + b); }  // NOLINT
-  /*! \brief Matching element functor. */
-  using OPType = op::plus;
+struct plusto : detail::OpSaver<op::plus, true> {
   /*! \brief Multiplier for the result in a BLAS call (alpha sign). */
   static constexpr int kAlphaSign = 1;
   /*! \brief Weight of the old destination in a BLAS call (beta). */
   static constexpr int kBeta = 1;
-  /*! \brief Packet form (where op::plus has one). */
-  template <class D, class V, class O = OPType,
-            std::enable_if_t<packet::kHasPacketArity<O, hn::TFromD<D>, 2>, int> = 0>
-  static HWY_INLINE V SavePacket(D d, V dst, V v) { return O::MapPacket(d, dst, v); }
-  /*! \brief The old destination value is read. */
-  static constexpr bool kReadsDst = true;
 };
 /*! \brief dst -= src */
-struct minusto {
-  template <typename DType>
-  static SHADE_XINLINE void Save(DType& a, DType b) { a = DType(a - b); }  // NOLINT
-  /*! \brief Matching element functor. */
-  using OPType = op::minus;
+struct minusto : detail::OpSaver<op::minus, true> {
   /*! \brief Multiplier for the result in a BLAS call (alpha sign). */
   static constexpr int kAlphaSign = -1;
   /*! \brief Weight of the old destination in a BLAS call (beta). */
   static constexpr int kBeta = 1;
-  /*! \brief Packet form (where op::minus has one). */
-  template <class D, class V, class O = OPType,
-            std::enable_if_t<packet::kHasPacketArity<O, hn::TFromD<D>, 2>, int> = 0>
-  static HWY_INLINE V SavePacket(D d, V dst, V v) { return O::MapPacket(d, dst, v); }
-  /*! \brief The old destination value is read. */
-  static constexpr bool kReadsDst = true;
 };
 /*! \brief dst *= src */
-struct multo {
-  template <typename DType>
-  static SHADE_XINLINE void Save(DType& a, DType b) { a = DType(a * b); }  // NOLINT
-  /*! \brief Matching element functor. */
-  using OPType = op::mul;
-  /*! \brief Packet form (where op::mul has one). */
-  template <class D, class V, class O = OPType,
-            std::enable_if_t<packet::kHasPacketArity<O, hn::TFromD<D>, 2>, int> = 0>
-  static HWY_INLINE V SavePacket(D d, V dst, V v) { return O::MapPacket(d, dst, v); }
-  /*! \brief The old destination value is read. */
-  static constexpr bool kReadsDst = true;
-};
+struct multo : detail::OpSaver<op::mul, true> {};
 /*! \brief dst /= src */
-struct divto {
-  template <typename DType>
-  static SHADE_XINLINE void Save(DType& a, DType b) { a = DType(a / b); }  // NOLINT
-  /*! \brief Matching element functor. */
-  using OPType = op::div;
-  /*! \brief Packet form (where op::div has one). */
-  template <class D, class V, class O = OPType,
-            std::enable_if_t<packet::kHasPacketArity<O, hn::TFromD<D>, 2>, int> = 0>
-  static HWY_INLINE V SavePacket(D d, V dst, V v) { return O::MapPacket(d, dst, v); }
-  /*! \brief The old destination value is read. */
-  static constexpr bool kReadsDst = true;
-};
+struct divto : detail::OpSaver<op::div, true> {};
 
 }  // namespace sv
 }  // namespace shade
