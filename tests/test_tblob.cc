@@ -8,8 +8,11 @@
 #include <vector>
 
 #include "shade/tensor/tensor_blob.h"
+#include "ext_test_util.h"
 
 namespace {
+
+using ext_test::ErrorOf;
 
 using shade::cpu;
 using shade::gpu;
@@ -21,14 +24,6 @@ using shade::TBlob;
 using shade::Tensor;
 using shade::TShape;
 
-std::string Message(const std::function<void()>& f) {
-  try {
-    f();
-  } catch (const shade::Error& e) {
-    return e.what();
-  }
-  return "<no throw>";
-}
 void ExpectHas(const std::string& msg, const std::string& part) {
   EXPECT_NE(msg.find(part), std::string::npos) << "'" << part << "' not in: " << msg;
 }
@@ -48,8 +43,8 @@ TEST(TBlob, DefaultAndRankZero) {
   EXPECT_EQ((scalar.get_with_shape<cpu, 1, float>(shade::Shape1(1))[0]), 4.f);
   TBlob untyped(&x, TShape(), cpu::kDevMask, shade::kFloat32);
   EXPECT_EQ(untyped.Size(), 1);
-  ExpectHas(Message([&] { scalar.FlatTo3D<cpu, float>(0); }), "rank 0");
-  ExpectHas(Message([&] { scalar.get<cpu, 1, float>(); }), "rank 0");
+  ExpectHas(ErrorOf([&] { scalar.FlatTo3D<cpu, float>(0); }), "rank 0");
+  ExpectHas(ErrorOf([&] { scalar.get<cpu, 1, float>(); }), "rank 0");
 }
 
 TEST(TBlob, FromPointerAndShape) {
@@ -99,11 +94,11 @@ TEST(TBlob, FromTensorKeepsPitchAndType) {
   EXPECT_EQ(d[2 * 8 + 4], 42);
   EXPECT_EQ((blob.FlatTo2D<cpu, std::int32_t>().stride_), 8);
   // A padded blob cannot be reshaped.
-  std::string msg = Message([&] { blob.get_with_shape<cpu, 1, std::int32_t>(shade::Shape1(15)); });
+  std::string msg = ErrorOf([&] { blob.get_with_shape<cpu, 1, std::int32_t>(shade::Shape1(15)); });
   ExpectHas(msg, "padded");
   ExpectHas(msg, "stride 8");
   ExpectHas(msg, "(15,)");
-  ExpectHas(Message([&] { blob.FlatTo3D<cpu, std::int32_t>(0); }), "padded");
+  ExpectHas(ErrorOf([&] { blob.FlatTo3D<cpu, std::int32_t>(0); }), "padded");
   // Assignment from a tensor of another type and device.
   std::vector<float> f(6);
   blob = Tensor<cpu, 1, float>(f.data(), shade::Shape1(6));
@@ -117,17 +112,17 @@ TEST(TBlob, FromTensorKeepsPitchAndType) {
 TEST(TBlob, ErrorsNameTheValues) {
   std::vector<float> d(24);
   TBlob blob(d.data(), TShape{2, 3, 4}, cpu::kDevMask);
-  std::string msg = Message([&] { blob.get<gpu, 3, float>(); });
+  std::string msg = ErrorOf([&] { blob.get<gpu, 3, float>(); });
   ExpectHas(msg, "device");
   ExpectHas(msg, "blob is on cpu");
   ExpectHas(msg, "on gpu");
-  msg = Message([&] { blob.get<cpu, 3, double>(); });
+  msg = ErrorOf([&] { blob.get<cpu, 3, double>(); });
   ExpectHas(msg, "float32");
   ExpectHas(msg, "float64");
-  msg = Message([&] { blob.get<cpu, 2, float>(); });
+  msg = ErrorOf([&] { blob.get<cpu, 2, float>(); });
   ExpectHas(msg, "(2,3,4)");
   ExpectHas(msg, "rank 3, not 2");
-  msg = Message([&] { blob.get_with_shape<cpu, 2, float>(Shape2(5, 5)); });
+  msg = ErrorOf([&] { blob.get_with_shape<cpu, 2, float>(Shape2(5, 5)); });
   ExpectHas(msg, "(5,5)");
   ExpectHas(msg, "(2,3,4)");
   ExpectHas(msg, "24 vs. 25");
@@ -135,15 +130,15 @@ TEST(TBlob, ErrorsNameTheValues) {
   EXPECT_THROW((blob.FlatTo2D<gpu, float>()), shade::Error);
   EXPECT_THROW((blob.FlatTo2D<cpu, std::int32_t>()), shade::Error);
   EXPECT_THROW((blob.FlatTo3D<cpu, float>(3)), shade::Error);
-  ExpectHas(Message([&] { blob.FlatTo3D<cpu, float>(2, 1); }), "[2, 1]");
+  ExpectHas(ErrorOf([&] { blob.FlatTo3D<cpu, float>(2, 1); }), "[2, 1]");
   EXPECT_THROW((blob.FlatTo3D<cpu, float>(-1, 1)), shade::Error);
   EXPECT_THROW(blob.size(3), shade::Error);
-  ExpectHas(Message([&] { TBlob bad(d.data(), TShape{2}, 3); }), "device mask 3");
-  ExpectHas(Message([&] { TBlob bad(static_cast<void*>(d.data()), TShape{2}, cpu::kDevMask, 99); }),
+  ExpectHas(ErrorOf([&] { TBlob bad(d.data(), TShape{2}, 3); }), "device mask 3");
+  ExpectHas(ErrorOf([&] { TBlob bad(static_cast<void*>(d.data()), TShape{2}, cpu::kDevMask, 99); }),
             "dtype flag 99");
   TBlob weird(d.data(), TShape{2}, cpu::kDevMask);
   weird.type_flag_ = 77;  // a corrupted flag is reported, not looked up blindly
-  ExpectHas(Message([&] { weird.get<cpu, 1, float>(); }), "unknown flag 77");
+  ExpectHas(ErrorOf([&] { weird.get<cpu, 1, float>(); }), "unknown flag 77");
   TBlob huge(d.data(), TShape{index_t(1) << 40, index_t(1) << 40}, cpu::kDevMask);
   EXPECT_THROW(huge.Size(), shade::Error);
 }

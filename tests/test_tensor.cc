@@ -10,8 +10,11 @@
 #include "shade/memory/alloc.h"
 #include "shade/tensor/tensor.h"
 #include "shade/tensor/tensor_cpu.h"
+#include "ext_test_util.h"
 
 namespace {
+
+using ext_test::ErrorOf;
 
 using shade::cpu;
 using shade::index_t;
@@ -21,14 +24,6 @@ using shade::Shape3;
 using shade::Shape4;
 using shade::Tensor;
 
-std::string Message(const std::function<void()>& f) {
-  try {
-    f();
-  } catch (const shade::Error& e) {
-    return e.what();
-  }
-  return "<no throw>";
-}
 
 TEST(Tensor, ConstructorsAndMembers) {
   Tensor<cpu, 3> empty;
@@ -80,7 +75,7 @@ TEST(Tensor, IndexSliceFlattenWithPitch) {
   EXPECT_EQ(flat.stride_, 6);
   EXPECT_EQ(flat[5][3], 5 * 6 + 3);
   // Padded data cannot be viewed as one row.
-  std::string msg = Message([&] { t.FlatTo1D(); });
+  std::string msg = ErrorOf([&] { t.FlatTo1D(); });
   EXPECT_NE(msg.find("(2,3,4)"), std::string::npos) << msg;
   EXPECT_NE(msg.find("stride 6"), std::string::npos) << msg;
   // A single padded row can.
@@ -89,7 +84,7 @@ TEST(Tensor, IndexSliceFlattenWithPitch) {
   EXPECT_EQ(c.FlatTo1D().shape_, Shape1(24));
   EXPECT_EQ(c.FlatTo1D()[23], 23);
   // Slice bounds are checked and named.
-  msg = Message([&] { t.Slice(1, 3); });
+  msg = ErrorOf([&] { t.Slice(1, 3); });
   EXPECT_NE(msg.find("[1, 3)"), std::string::npos) << msg;
   EXPECT_THROW(t.Slice(-1, 1), shade::Error);
   EXPECT_THROW(t.Slice(2, 1), shade::Error);
@@ -144,7 +139,7 @@ TEST(Memory, AllocSpacePaddedAndPacked) {
   Tensor<cpu, 2, float> bad(Shape2(-1, 3));
   EXPECT_THROW(shade::AllocSpace(&bad), shade::Error);
   Tensor<cpu, 3, float> huge(Shape3(index_t(1) << 30, index_t(1) << 30, index_t(1) << 20));
-  std::string msg = Message([&] { shade::AllocSpace(&huge); });
+  std::string msg = ErrorOf([&] { shade::AllocSpace(&huge); });
   EXPECT_NE(msg.find("overflow"), std::string::npos) << msg;
   Tensor<cpu, 1, double> big(Shape1(index_t(1) << 61));
   EXPECT_THROW(shade::AllocSpace(&big), shade::Error);
@@ -169,7 +164,7 @@ TEST(Memory, NewTensorAndCopyAcrossPitches) {
   shade::Stream<cpu>* s = shade::NewStream<cpu>();
   auto c = shade::NewTensor<cpu>(Shape3(2, 5, 3), 0.0f, true, s);
   EXPECT_EQ(c.stream_, s);
-  std::string msg = Message([&] { shade::Copy(c, a); });
+  std::string msg = ErrorOf([&] { shade::Copy(c, a); });
   EXPECT_NE(msg.find("(2,5,3)"), std::string::npos) << msg;
   EXPECT_NE(msg.find("(2,3,5)"), std::string::npos) << msg;
   shade::DeleteStream(s);
