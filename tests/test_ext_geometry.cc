@@ -19,15 +19,10 @@ namespace {
 
 using namespace ext_test;     // NOLINT(build/namespaces)
 using namespace shade::expr;  // NOLINT(build/namespaces)
-using shade::Shape1;
-using shade::Shape2;
-using shade::Shape3;
-using shade::Shape4;
 
 template <typename DType>
-class GeometryTest : public ::testing::Test {};
-using Types = ::testing::Types<float, double, int32_t>;
-TYPED_TEST_SUITE(GeometryTest, Types);
+using GeometryTest = ExtTest<DType>;
+TYPED_TEST_SUITE(GeometryTest, ExtTypes);
 
 template <typename T, int dim>
 void CheckFlip(Shape<dim> s, int fd) {

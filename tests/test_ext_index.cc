@@ -18,14 +18,10 @@ namespace {
 
 using namespace ext_test;     // NOLINT(build/namespaces)
 using namespace shade::expr;  // NOLINT(build/namespaces)
-using shade::Shape1;
-using shade::Shape2;
-using shade::Shape3;
 
 template <typename DType>
-class IndexTest : public ::testing::Test {};
-using Types = ::testing::Types<float, double, int32_t>;
-TYPED_TEST_SUITE(IndexTest, Types);
+using IndexTest = ExtTest<DType>;
+TYPED_TEST_SUITE(IndexTest, ExtTypes);
 
 TYPED_TEST(IndexTest, Take) {
   using T = TypeParam;

@@ -16,15 +16,10 @@ namespace {
 
 using namespace ext_test;     // NOLINT(build/namespaces)
 using namespace shade::expr;  // NOLINT(build/namespaces)
-using shade::Shape1;
-using shade::Shape2;
-using shade::Shape3;
-using shade::Shape4;
 
 template <typename DType>
-class SliceConcatTest : public ::testing::Test {};
-using Types = ::testing::Types<float, double, int32_t>;
-TYPED_TEST_SUITE(SliceConcatTest, Types);
+using SliceConcatTest = ExtTest<DType>;
+TYPED_TEST_SUITE(SliceConcatTest, ExtTypes);
 
 // Checks slice<sdim>(src, b, e) read, then written with = and +=, against index loops.
 template <int sdim, typename T, int dim>

@@ -15,16 +15,11 @@ namespace {
 
 using namespace ext_test;     // NOLINT(build/namespaces)
 using namespace shade::expr;  // NOLINT(build/namespaces)
-using shade::Shape1;
-using shade::Shape2;
-using shade::Shape3;
-using shade::Shape4;
 namespace red = shade::red;
 
 template <typename DType>
-class ReduceExprTest : public ::testing::Test {};
-using Types = ::testing::Types<float, double, int32_t>;
-TYPED_TEST_SUITE(ReduceExprTest, Types);
+using ReduceExprTest = ExtTest<DType>;
+TYPED_TEST_SUITE(ReduceExprTest, ExtTypes);
 
 /*! Naive reference: Red over all elements whose index along `keep` is k. */
 template <typename DType, int dim>
