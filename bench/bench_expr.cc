@@ -127,6 +127,34 @@ void BM_W7_eigen_fixed(benchmark::State& st) {
   }
 }
 
+// The same with the size hidden from the compiler (a run-time-sized tensor, as most code has),
+// against Eigen's run-time-sized Array.
+template <int N>
+void BM_W7rt_shade(benchmark::State& st) {
+  SetThreads(1);
+  index_t n = N;
+  benchmark::DoNotOptimize(n);
+  Buffer<float> a(n), b(n), c(n);
+  Tensor<cpu, 1, float> A(a.data(), Shape1(n)), B(b.data(), Shape1(n)), C(c.data(), Shape1(n));
+  for (auto _ : st) {
+    A = B + C;
+    benchmark::DoNotOptimize(a.data());
+    benchmark::ClobberMemory();
+  }
+}
+template <int N>
+void BM_W7rt_eigen_array(benchmark::State& st) {
+  index_t n = N;
+  benchmark::DoNotOptimize(n);
+  Buffer<float> a(n), b(n), c(n);
+  Eigen::Map<Eigen::ArrayXf> A(a.data(), n), B(b.data(), n), C(c.data(), n);
+  for (auto _ : st) {
+    A = B + C;
+    benchmark::DoNotOptimize(a.data());
+    benchmark::ClobberMemory();
+  }
+}
+
 void Threads(benchmark::internal::Benchmark* b) {
   b->ArgName("threads")->Arg(1)->Arg(2)->UseRealTime()->Unit(benchmark::kMicrosecond);
 }
@@ -146,6 +174,10 @@ BENCHMARK_TEMPLATE(BM_W7_shade, 4)->Name("BM_W7_add_shade/n:4")->Unit(benchmark:
 BENCHMARK_TEMPLATE(BM_W7_eigen_fixed, 4)->Name("BM_W7_add_eigen_fixed/n:4")->Unit(benchmark::kNanosecond);
 BENCHMARK_TEMPLATE(BM_W7_shade, 1024)->Name("BM_W7_add_shade/n:1024")->Unit(benchmark::kNanosecond);
 BENCHMARK_TEMPLATE(BM_W7_eigen_fixed, 1024)->Name("BM_W7_add_eigen_fixed/n:1024")->Unit(benchmark::kNanosecond);
+BENCHMARK_TEMPLATE(BM_W7rt_shade, 4)->Name("BM_W7_addrt_shade/n:4")->Unit(benchmark::kNanosecond);
+BENCHMARK_TEMPLATE(BM_W7rt_eigen_array, 4)->Name("BM_W7_addrt_eigen_array/n:4")->Unit(benchmark::kNanosecond);
+BENCHMARK_TEMPLATE(BM_W7rt_shade, 1024)->Name("BM_W7_addrt_shade/n:1024")->Unit(benchmark::kNanosecond);
+BENCHMARK_TEMPLATE(BM_W7rt_eigen_array, 1024)->Name("BM_W7_addrt_eigen_array/n:1024")->Unit(benchmark::kNanosecond);
 
 }  // namespace
 }  // namespace shade_bench

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "guarded_array.h"
 #include "shade/backend/cpu/kernels.h"
 
 namespace shade {
@@ -99,6 +100,50 @@ void CheckAllSavers() {
   CheckSaver<kernel::sv::minusto, T>();
   CheckSaver<kernel::sv::multo, T>();
   CheckSaver<kernel::sv::divto, T>();
+}
+
+// Every length 0..70 (around the 4/8/16-lane widths and their multiples), each operand and the
+// destination ending exactly at an inaccessible page: the partial packet of the tail must read
+// and write only the n elements (a masked load or store past them would fault). Compared with a
+// naive loop for =, += and -=, array and scalar operands.
+template <class SV, class T>
+void CheckTailsEveryLength() {
+  for (index_t n = 0; n <= 70; ++n) {
+    shade_test::GuardedArray<T> a(static_cast<size_t>(n)), b(static_cast<size_t>(n)),
+        dst(static_cast<size_t>(n));
+    std::vector<T> ref(static_cast<size_t>(n));
+    for (int form = 0; form < 2; ++form) {
+      for (index_t i = 0; i < n; ++i) {
+        a[i] = static_cast<T>(i % 11 + 1);
+        b[i] = static_cast<T>(i % 7 + 2);
+        dst[i] = static_cast<T>(i % 5);
+        ref[i] = dst[i];
+        SV::Save(ref[i], static_cast<T>(a[i] + (form == 0 ? b[i] : T(3))));
+      }
+      if (form == 0) {
+        kernel::MapRun<SV, op::plus>(n, dst.data(), static_cast<const T*>(a.data()),
+                                     static_cast<const T*>(b.data()));
+      } else {
+        kernel::MapRun<SV, op::plus>(n, dst.data(), static_cast<const T*>(a.data()), kernel::MakeScalar(T(3)));
+      }
+      for (index_t i = 0; i < n; ++i) ASSERT_EQ(dst[i], ref[i]) << "n=" << n << " form=" << form << " i=" << i;
+    }
+  }
+}
+template <class T>
+void CheckTailsEveryLengthAllSavers() {
+  CheckTailsEveryLength<kernel::sv::saveto, T>();
+  CheckTailsEveryLength<kernel::sv::plusto, T>();
+  CheckTailsEveryLength<kernel::sv::minusto, T>();
+}
+TEST(Kernels, TailsEveryLengthStayInside) {
+  static_assert(packet::HasPacket<op::plus, std::int8_t>::value, "int8 add has packets");
+  CheckTailsEveryLengthAllSavers<float>();
+  CheckTailsEveryLengthAllSavers<double>();
+  CheckTailsEveryLengthAllSavers<std::int32_t>();
+  CheckTailsEveryLengthAllSavers<std::int8_t>();
+  CheckTailsEveryLengthAllSavers<std::uint16_t>();
+  CheckTailsEveryLengthAllSavers<std::int64_t>();
 }
 
 TEST(Kernels, SaversFloat) { CheckAllSavers<float>(); }

@@ -9,8 +9,9 @@
  * The plans of tensors, scalars, unary/binary/ternary maps and typecasts also evaluate a whole
  * packet of consecutive columns: `PacketEval<kTail>(d, y, x, r)` returns the packet of elements
  * (y, x .. x+N) (N = hn::Lanes(d)); with kTail only the first r < N lanes are read (a tensor
- * leaf copies them into a zeroed lane buffer: no read past the row, no alignment needed) and
- * the other lanes are garbage-free zeros computed by the same vector function. `kPacketPlan<E,
+ * leaf uses packet::LoadFirst: a masked load, or a zeroed lane buffer where masked loads could
+ * touch memory past the mask; never a read past the row, no alignment needed) and the other
+ * lanes are zeros computed by the same vector function. `kPacketPlan<E,
  * DType>` is the compile-time check that every node of E has a packet form for its element
  * type; backend/cpu/map.h takes the packet loop only then, else the scalar `Eval` loop.
  * A tensor row is always unit-stride (the row pitch applies between rows), so the check is
@@ -23,7 +24,6 @@
 #ifndef SHADE_EXPR_PLAN_H_
 #define SHADE_EXPR_PLAN_H_
 
-#include <cstring>
 #include <type_traits>
 
 #include "shade/base/index.h"
@@ -56,9 +56,7 @@ class Plan<Tensor<Device, dim, DType>, DType> {
   HWY_INLINE hn::Vec<D> PacketEval(D d, index_t y, index_t x, index_t r) const {
     const DType* p = dptr_ + y * stride_ + x;
     if constexpr (kTail) {
-      HWY_ALIGN DType buf[packet::kMaxLanes<DType>] = {};
-      std::memcpy(buf, p, static_cast<size_t>(r) * sizeof(DType));
-      return hn::Load(d, buf);
+      return packet::LoadFirst(d, p, static_cast<size_t>(r));
     } else {
       (void)r;
       return hn::LoadU(d, p);

@@ -37,6 +37,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <limits>
 #include <type_traits>
 #include <utility>
@@ -114,6 +115,45 @@ HWY_INLINE hn::TFromD<D> MaxLane(D d, hn::Vec<D> v) { return hn::GetLane(hn::Max
 /*! \brief Smallest lane. */
 template <class D>
 HWY_INLINE hn::TFromD<D> MinLane(D d, hn::Vec<D> v) { return hn::GetLane(hn::MinOfLanes(d, v)); }
+
+// ---------------------------------------------------------------------------------------------
+// Partial packets: the first r lanes of a row's end (r < Lanes), for tails and short rows.
+/*!
+ * \brief True when the target's masked load/store of T never touches memory outside the mask:
+ *  AVX-512 (vmovu* / vmovdqu* with a k-mask, every lane size) and AVX2 for 32/64-bit lanes
+ *  (vmaskmov / vpmaskmov). Both suppress faults of masked-off lanes (Intel SDM). Checked in
+ *  Highway 1.0.3's x86_128/256/512-inl.h: there MaskedLoad for SSE4 and below, and for 8/16-bit
+ *  lanes on AVX2, is a full LoadU plus a blend, which may read past the end of an array, so
+ *  LoadFirst / StoreFirst copy through a lane buffer on those targets instead.
+ */
+template <class T>
+constexpr bool kMaskedMemorySafe = HWY_ARCH_X86 && (HWY_TARGET <= HWY_AVX3 ||
+                                                    (HWY_TARGET == HWY_AVX2 && sizeof(T) >= 4));
+
+/*! \brief Lanes [0, r) from p[0, r), the other lanes zero; r <= Lanes(d). Reads only p[0, r). */
+template <class D>
+HWY_INLINE hn::Vec<D> LoadFirst(D d, const hn::TFromD<D>* p, std::size_t r) {
+  using T = hn::TFromD<D>;
+  if constexpr (kMaskedMemorySafe<T>) {
+    return hn::MaskedLoad(hn::FirstN(d, r), d, p);
+  } else {
+    HWY_ALIGN T buf[kMaxLanes<T>] = {};
+    std::memcpy(buf, p, r * sizeof(T));
+    return hn::Load(d, buf);
+  }
+}
+/*! \brief Stores lanes [0, r) of v to p[0, r); r <= Lanes(d). Writes only p[0, r). */
+template <class D>
+HWY_INLINE void StoreFirst(D d, hn::Vec<D> v, hn::TFromD<D>* p, std::size_t r) {
+  using T = hn::TFromD<D>;
+  if constexpr (kMaskedMemorySafe<T>) {
+    hn::BlendedStore(v, hn::FirstN(d, r), d, p);
+  } else {
+    HWY_ALIGN T buf[kMaxLanes<T>];
+    hn::Store(v, d, buf);
+    std::memcpy(p, buf, r * sizeof(T));
+  }
+}
 
 // ---------------------------------------------------------------------------------------------
 // Arithmetic

@@ -9,7 +9,8 @@
  *  - `Xxx(...)`: threaded through ParallelFor with a grain (kMapGrain) under which it runs inline.
  *
  * Alignment is never a precondition. The vector body uses unaligned loads/stores; the tail (the
- * last n % Lanes elements) is copied into a lane-sized buffer and computed by the SAME packet
+ * last n % Lanes elements) is one partial packet (packet::LoadFirst / StoreFirst: masked, or
+ * through a lane buffer where masked memory ops are not safe) computed by the SAME packet
  * function, so every element's result is independent of its position: threaded, strided and
  * single-threaded results are bit-identical, and unaligned heads need no special case.
  *
@@ -127,37 +128,35 @@ HWY_INLINE hn::Vec<D> LoadAt(D d, const T* p, index_t i) { return hn::LoadU(d, p
 template <class D, class T>
 HWY_INLINE hn::Vec<D> LoadAt(D d, Scalar<T> s, index_t) { return hn::Set(d, s.value); }
 
-/*! A lane-sized, vector-aligned scratch buffer for tails (zero-filled beyond the tail). */
+/*! A lane-sized, vector-aligned scratch buffer (reduction tails). */
 template <class T>
 struct TailBuf {
   HWY_ALIGN T v[packet::kMaxLanes<T>];
 };
-template <class T>
-HWY_INLINE const T* TailOperand(const T* p, index_t i, index_t r, TailBuf<T>& b) {
-  std::memset(b.v, 0, sizeof(b.v));
-  std::memcpy(b.v, p + i, static_cast<size_t>(r) * sizeof(T));
-  return b.v;
+// The first r lanes of an operand from element i on (packet::LoadFirst: nothing past i + r is
+// read); a scalar fills every lane.
+template <class D, class T>
+HWY_INLINE hn::Vec<D> LoadFirstAt(D d, const T* p, index_t i, index_t r) {
+  return packet::LoadFirst(d, p + i, static_cast<size_t>(r));
 }
-template <class T>
-HWY_INLINE Scalar<T> TailOperand(Scalar<T> s, index_t, index_t, TailBuf<T>&) { return s; }
+template <class D, class T>
+HWY_INLINE hn::Vec<D> LoadFirstAt(D d, Scalar<T> s, index_t, index_t) {
+  return hn::Set(d, s.value);
+}
 
 template <class SV, class OP, class T, class... S>
 constexpr bool kMapPacket = packet::kHasPacketArity<OP, T, int(sizeof...(S))> &&
                             SaverHasPacket<SV, T>::value;
 
-template <class SV, class OP, class T, class... S, std::size_t... I>
-HWY_NOINLINE void PacketTail(index_t i, index_t r, T* dst, std::index_sequence<I...>, S... src) {
+// The last r < Lanes elements from i on, as one partial packet through the same vector function.
+template <class SV, class OP, class T, class... S>
+HWY_INLINE void PacketTail(index_t i, index_t r, T* dst, S... src) {
   const packet::Tag<T> d;
-  TailBuf<T> bufs[sizeof...(S)];
-  TailBuf<T> out;
-  auto v = OP::MapPacket(d, LoadAt(d, TailOperand(src, i, r, bufs[I]), 0)...);
+  auto v = OP::MapPacket(d, LoadFirstAt(d, src, i, r)...);
   if constexpr (SaverReadsDst<SV>::value) {
-    std::memset(out.v, 0, sizeof(out.v));
-    std::memcpy(out.v, dst + i, static_cast<size_t>(r) * sizeof(T));
-    v = SavePacketOf<SV>(d, hn::Load(d, out.v), v);
+    v = SavePacketOf<SV>(d, packet::LoadFirst(d, dst + i, static_cast<size_t>(r)), v);
   }
-  hn::Store(v, d, out.v);
-  std::memcpy(dst + i, out.v, static_cast<size_t>(r) * sizeof(T));
+  packet::StoreFirst(d, v, dst + i, static_cast<size_t>(r));
 }
 }  // namespace detail
 
@@ -182,7 +181,7 @@ void MapRun(index_t n, T* dst, S... src) {
       hn::StoreU(v, d, dst + i);
     }
     if (i < n) {
-      detail::PacketTail<SV, OP>(i, n - i, dst, std::index_sequence_for<S...>{}, src...);
+      detail::PacketTail<SV, OP>(i, n - i, dst, src...);
     }
   } else {
     for (index_t i = 0; i < n; ++i) SV::Save(dst[i], OP::Map(detail::At(src, i)...));

@@ -10,11 +10,12 @@
  *    expression has a packet plan (expr/plan.h's kPacketPlan: tensors, scalars, maps whose
  *    functors have MapPacket, equal-size typecasts) and the saver has a packet form. Tensor rows
  *    are unit-stride by construction, so any alignment and any row pitch is taken; the last
- *    n % N columns of a run go through the same vector function on a zero-padded lane buffer,
- *    so a value never depends on its position. It is threaded with ParallelFor over the
- *    flattened rows x cols index space (chunks may split rows), with a grain from the
- *    expression's cost; since every element is computed by the same instructions wherever it
- *    falls, threaded results are bit-identical to single-threaded ones.
+ *    n % N columns of a run go through the same vector function as a partial packet (masked
+ *    loads/stores, zeros in the unused lanes), so a value never depends on its position. It
+ *    is threaded with ParallelFor over the flattened rows x cols index space (chunks may split
+ *    rows), with a grain from the expression's cost; since every element is computed by the
+ *    same instructions wherever it falls, threaded results are bit-identical to
+ *    single-threaded ones.
  *  - otherwise the scalar loop over Plan::Eval, on the calling thread (extension plans are not
  *    required to be safe to run concurrently).
  * As with the scalar loop, the destination may be one of the operands (same elements), but
@@ -28,7 +29,6 @@
 #define SHADE_BACKEND_CPU_MAP_H_
 
 #include <algorithm>
-#include <cstring>
 #include <type_traits>
 
 #include "shade/backend/cpu/kernels.h"
@@ -51,7 +51,8 @@ struct IsTensorPlan : std::false_type {};
 template <typename Device, int dim, typename DType>
 struct IsTensorPlan<Plan<Tensor<Device, dim, DType>, DType>, DType> : std::true_type {};
 
-/*! \brief Saves columns [x0, x1) of row y with packets; the tail via a lane buffer. */
+/*! \brief Saves columns [x0, x1) of row y with packets; the last r < N columns with a partial
+ *  packet (packet::LoadFirst / StoreFirst: nothing outside the row is read or written). */
 template <typename Saver, typename DType, typename SrcPlan>
 HWY_INLINE void PacketRowSegment(DType* row, index_t y, index_t x0, index_t x1, const SrcPlan& src) {
   const packet::Tag<DType> d;
@@ -65,37 +66,54 @@ HWY_INLINE void PacketRowSegment(DType* row, index_t y, index_t x0, index_t x1, 
     hn::StoreU(v, d, row + x);
   }
   if (x < x1) {
-    const index_t r = x1 - x;
-    HWY_ALIGN DType buf[packet::kMaxLanes<DType>] = {};
-    auto v = src.template PacketEval<true>(d, y, x, r);
+    const size_t r = static_cast<size_t>(x1 - x);
+    auto v = src.template PacketEval<true>(d, y, x, static_cast<index_t>(r));
     if constexpr (kernel::detail::SaverReadsDst<Saver>::value) {
-      std::memcpy(buf, row + x, static_cast<size_t>(r) * sizeof(DType));
-      v = kernel::detail::SavePacketOf<Saver>(d, hn::Load(d, buf), v);
+      v = kernel::detail::SavePacketOf<Saver>(d, packet::LoadFirst(d, row + x, r), v);
     }
-    hn::Store(v, d, buf);
-    std::memcpy(row + x, buf, static_cast<size_t>(r) * sizeof(DType));
+    packet::StoreFirst(d, v, row + x, r);
+  }
+}
+}  // namespace detail
+
+namespace detail {
+/*! \brief Flattened elements [b, e) of the rows x cols space: a run of row segments. The plans
+ *  are taken by value: Highway's unaligned stores may alias anything, so plans reached through
+ *  references would be reloaded after every store; copies stay in registers. */
+template <typename Saver, typename DType, typename DstPlan, typename SrcPlan>
+HWY_INLINE void PacketRows(const DstPlan dst, index_t cols, const SrcPlan src, index_t b,
+                           index_t e) {
+  index_t y = b / cols;
+  index_t x = b - y * cols;
+  while (b < e) {
+    const index_t x1 = std::min(cols, x + (e - b));
+    PacketRowSegment<Saver>(dst.RowPtr(y), y, x, x1, src);
+    b += x1 - x;
+    ++y;
+    x = 0;
   }
 }
 }  // namespace detail
 
 /*!
  * \brief Packet loop: rows x cols elements, flattened and split by ParallelFor into chunks of
- *  at least `grain` elements; each chunk is a run of row segments (see the file comment).
+ *  at least `grain` elements; each chunk is a run of row segments (see the file comment). A
+ *  single chunk (fewer than two grains, whatever the thread count) runs inline from element 0,
+ *  which folds away the chunk's index arithmetic; larger tensors always run the lambda's code,
+ *  on one thread or many, so the thread count never changes which instructions (and which
+ *  floating-point contractions) compute an element.
  */
 template <typename Saver, typename DType, typename DstPlan, typename SrcPlan>
 inline void MapPacketPlan(const DstPlan& dst, index_t rows, index_t cols, const SrcPlan& src,
                           index_t grain) {
   if (rows == 0 || cols == 0) return;
-  ParallelFor(0, rows * cols, grain, [&](index_t b, index_t e) {
-    index_t y = b / cols;
-    index_t x = b - y * cols;
-    while (b < e) {
-      const index_t x1 = std::min(cols, x + (e - b));
-      detail::PacketRowSegment<Saver>(dst.RowPtr(y), y, x, x1, src);
-      b += x1 - x;
-      ++y;
-      x = 0;
-    }
+  const index_t n = rows * cols;
+  if (IsSingleChunk(n, grain)) {
+    detail::PacketRows<Saver, DType>(dst, cols, src, 0, n);
+    return;
+  }
+  ParallelFor(0, n, grain, [&](index_t b, index_t e) {
+    detail::PacketRows<Saver, DType>(dst, cols, src, b, e);
   });
 }
 

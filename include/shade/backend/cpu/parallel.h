@@ -52,16 +52,20 @@ inline bool InParallelRegion() {
 }
 
 /*!
- * \brief Calls `fn(b, e)` on disjoint chunks covering [begin, end).
- * Chunks are contiguous and at least `grain` long; with fewer than 2*grain items, one thread.
- * The split depends only on the range, the grain and the thread count, so results that do
- * not depend on the split are reproducible.
+ * \brief True when ParallelFor runs n > 0 items with this grain as one chunk on the calling
+ *  thread (fewer than two grains), whatever the thread count. Callers with a cheaper
+ *  single-chunk form (no index arithmetic) test it first.
  */
+constexpr bool IsSingleChunk(index_t n, index_t grain) {
+  return n / 2 < (grain > 1 ? grain : 1);
+}
+
+namespace detail {
+// The threaded part of ParallelFor (n >= 2 * grain), out of line so that the inline front stays
+// a compare and a call.
 template <typename F>
-void ParallelFor(index_t begin, index_t end, index_t grain, F&& fn) {
+void ParallelForThreads(index_t begin, index_t end, index_t grain, F& fn) {
   const index_t n = end - begin;
-  if (n <= 0) return;
-  grain = std::max<index_t>(grain, 1);
   const index_t max_chunks = n / grain;
   const int threads = static_cast<int>(std::min<index_t>(GetNumThreads(), max_chunks));
   if (threads <= 1 || InParallelRegion()) {
@@ -88,6 +92,25 @@ void ParallelFor(index_t begin, index_t end, index_t grain, F&& fn) {
 #else
   fn(begin, end);
 #endif
+}
+}  // namespace detail
+
+/*!
+ * \brief Calls `fn(b, e)` on disjoint chunks covering [begin, end).
+ * Chunks are contiguous and at least `grain` long; with fewer than 2*grain items, one thread.
+ * The split depends only on the range, the grain and the thread count, so results that do
+ * not depend on the split are reproducible.
+ */
+template <typename F>
+inline void ParallelFor(index_t begin, index_t end, index_t grain, F&& fn) {
+  const index_t n = end - begin;
+  if (n <= 0) return;
+  grain = std::max<index_t>(grain, 1);
+  if (IsSingleChunk(n, grain)) {  // all a small tensor pays: a compare, no division or call
+    fn(begin, end);
+    return;
+  }
+  detail::ParallelForThreads(begin, end, grain, fn);
 }
 
 }  // namespace shade
