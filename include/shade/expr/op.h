@@ -37,8 +37,60 @@ SHADE_XINLINE MathT<DType> M(DType a) {
 }
 }  // namespace detail
 
+// The functors below share their shape; these macros write it once. SHADE_OP_PACKET1_/2_ add the
+// packet form forwarding to packet::`fn`, taking part in overload resolution only for lane types
+// T with `cond<T>` (packet/packet.h's protocol); the others add whole functors.
+#define SHADE_OP_PACKET1_(cond, fn)                                  \
+  /*! \brief Packet form. */                                        \
+  template <class D, class V, SHADE_PACKET_IF(cond<hn::TFromD<D>>)> \
+  static HWY_INLINE V MapPacket(D d, V a) {                          \
+    return packet::fn(d, a);                                         \
+  }
+#define SHADE_OP_PACKET2_(cond, fn)                                  \
+  /*! \brief Packet form. */                                        \
+  template <class D, class V, SHADE_PACKET_IF(cond<hn::TFromD<D>>)> \
+  static HWY_INLINE V MapPacket(D d, V a, V b) {                     \
+    return packet::fn(d, a, b);                                      \
+  }
+#define SHADE_OP_COST_(cost)                                                    \
+  /*! \brief Packet work per element relative to an add (sets the threading grain). */ \
+  static constexpr int kCost = cost;
+// A unary functor whose scalar form is the expression `scalar` of a.
+#define SHADE_OP_UNARY_(name, scalar, cond, fn)    \
+  struct name {                                    \
+    /*! \brief Scalar form. */                     \
+    template <typename DType>                      \
+    static SHADE_XINLINE DType Map(DType a) {      \
+      return DType(scalar);                        \
+    }                                              \
+    SHADE_OP_PACKET1_(cond, fn)                    \
+  }
+// A binary functor whose scalar form is the expression `scalar` of a and b.
+#define SHADE_OP_BINARY_(name, scalar, cond, fn)          \
+  struct name {                                           \
+    /*! \brief Scalar form. */                            \
+    template <typename DType>                             \
+    static SHADE_XINLINE DType Map(DType a, DType b) {    \
+      return DType(scalar);                               \
+    }                                                     \
+    SHADE_OP_PACKET2_(cond, fn)                           \
+  }
+// A C library function `cfn` computed in MathT (float for the 16-bit types), packet::`fn` for
+// float and double lanes.
+#define SHADE_OP_MATH_(name, cfn, fn, cost)                  \
+  struct name {                                              \
+    /*! \brief Scalar form (the C library's, in MathT). */   \
+    template <typename DType>                                \
+    static SHADE_XINLINE DType Map(DType a) {                \
+      return DType(std::cfn(detail::M(a)));                  \
+    }                                                        \
+    SHADE_OP_PACKET1_(packet::kIsFloat, fn)                  \
+    SHADE_OP_COST_(cost)                                     \
+  }
+
 /*! \brief a */
 struct identity {
+  /*! \brief Scalar form. */
   template <typename DType>
   static SHADE_XINLINE DType Map(DType a) { return a; }
   /*! \brief Packet form. */
@@ -46,141 +98,77 @@ struct identity {
   static HWY_INLINE V MapPacket(D d, V a) { (void)d; return a; }
 };
 /*! \brief a + b */
-struct plus {
-  template <typename DType>
-  static SHADE_XINLINE DType Map(DType a, DType b) { return DType(a + b); }
-  /*! \brief Packet form. */
-  template <class D, class V>
-  static HWY_INLINE V MapPacket(D d, V a, V b) { return packet::Add(d, a, b); }
-};
+SHADE_OP_BINARY_(plus, a + b, packet::kIsLane, Add);
 /*! \brief a - b */
-struct minus {
-  template <typename DType>
-  static SHADE_XINLINE DType Map(DType a, DType b) { return DType(a - b); }
-  /*! \brief Packet form. */
-  template <class D, class V>
-  static HWY_INLINE V MapPacket(D d, V a, V b) { return packet::Sub(d, a, b); }
-};
+SHADE_OP_BINARY_(minus, a - b, packet::kIsLane, Sub);
 /*! \brief a * b */
-struct mul {
-  template <typename DType>
-  static SHADE_XINLINE DType Map(DType a, DType b) { return DType(a * b); }
-  /*! \brief Packet form. */
-  template <class D, class V, SHADE_PACKET_IF(packet::kHasMul<hn::TFromD<D>>)>
-  static HWY_INLINE V MapPacket(D d, V a, V b) { return packet::Mul(d, a, b); }
-};
+SHADE_OP_BINARY_(mul, a * b, packet::kHasMul, Mul);
 /*! \brief a / b (integer division truncates, as in C++) */
-struct div {
-  template <typename DType>
-  static SHADE_XINLINE DType Map(DType a, DType b) { return DType(a / b); }
-  /*! \brief Packet form. */
-  template <class D, class V, SHADE_PACKET_IF(packet::kIsFloat<hn::TFromD<D>>)>
-  static HWY_INLINE V MapPacket(D d, V a, V b) { return packet::Div(d, a, b); }
-};
+SHADE_OP_BINARY_(div, a / b, packet::kIsFloat, Div);
+/*! \brief max(a, b); NaN in a is kept. */
+SHADE_OP_BINARY_(maximum, a < b ? b : a, packet::kIsLane, Max);
+/*! \brief min(a, b); NaN in a is kept. */
+SHADE_OP_BINARY_(minimum, b < a ? b : a, packet::kIsLane, Min);
 /*! \brief b: the right operand (the saver `=` applies it). */
 struct right {
+  /*! \brief Scalar form. */
   template <typename DType>
   static SHADE_XINLINE DType Map(DType /*a*/, DType b) { return b; }
   /*! \brief Packet form. */
   template <class D, class V>
   static HWY_INLINE V MapPacket(D d, V a, V b) { (void)d; (void)a; return b; }
 };
-/*! \brief max(a, b); NaN in a is kept. */
-struct maximum {
-  template <typename DType>
-  static SHADE_XINLINE DType Map(DType a, DType b) { return a < b ? b : a; }
-  /*! \brief Packet form. */
-  template <class D, class V>
-  static HWY_INLINE V MapPacket(D d, V a, V b) { return packet::Max(d, a, b); }
-};
-/*! \brief min(a, b); NaN in a is kept. */
-struct minimum {
-  template <typename DType>
-  static SHADE_XINLINE DType Map(DType a, DType b) { return b < a ? b : a; }
-  /*! \brief Packet form. */
-  template <class D, class V>
-  static HWY_INLINE V MapPacket(D d, V a, V b) { return packet::Min(d, a, b); }
-};
 /*! \brief a ** b */
 struct power {
+  /*! \brief Scalar form (no packet form: the kernels run it lane by lane). */
   template <typename DType>
   static SHADE_XINLINE DType Map(DType a, DType b) {
     return DType(std::pow(detail::M(a), detail::M(b)));
   }
 };
 /*! \brief -a */
-struct negation {
-  template <typename DType>
-  static SHADE_XINLINE DType Map(DType a) { return DType(-a); }
-  /*! \brief Packet form. */
-  template <class D, class V, SHADE_PACKET_IF(packet::kIsSignedLane<hn::TFromD<D>>)>
-  static HWY_INLINE V MapPacket(D d, V a) { return packet::Neg(d, a); }
-};
+SHADE_OP_UNARY_(negation, -a, packet::kIsSignedLane, Neg);
+/*! \brief a * a */
+SHADE_OP_UNARY_(square, a * a, packet::kHasMul, Square);
+/*! \brief max(a, 0) */
+SHADE_OP_UNARY_(relu, DType(0) < a ? a : DType(0), packet::kIsLane, Relu);
 /*! \brief e ** a */
-struct exp {
-  template <typename DType>
-  static SHADE_XINLINE DType Map(DType a) { return DType(std::exp(detail::M(a))); }
-  /*! \brief Packet form. */
-  template <class D, class V, SHADE_PACKET_IF(packet::kIsFloat<hn::TFromD<D>>)>
-  static HWY_INLINE V MapPacket(D d, V a) { return packet::Exp(d, a); }
-  /*! \brief Packet work per element relative to an add (sets the threading grain). */
-  static constexpr int kCost = 20;
-};
+SHADE_OP_MATH_(exp, exp, Exp, 20);
 /*! \brief natural logarithm */
-struct log {
-  template <typename DType>
-  static SHADE_XINLINE DType Map(DType a) { return DType(std::log(detail::M(a))); }
-  /*! \brief Packet form. */
-  template <class D, class V, SHADE_PACKET_IF(packet::kIsFloat<hn::TFromD<D>>)>
-  static HWY_INLINE V MapPacket(D d, V a) { return packet::Log(d, a); }
-  /*! \brief Packet work per element relative to an add (sets the threading grain). */
-  static constexpr int kCost = 20;
-};
+SHADE_OP_MATH_(log, log, Log, 20);
 /*! \brief log(1 + a), accurate near 0 */
-struct log1p {
-  template <typename DType>
-  static SHADE_XINLINE DType Map(DType a) { return DType(std::log1p(detail::M(a))); }
-  /*! \brief Packet form. */
-  template <class D, class V, SHADE_PACKET_IF(packet::kIsFloat<hn::TFromD<D>>)>
-  static HWY_INLINE V MapPacket(D d, V a) { return packet::Log1p(d, a); }
-  /*! \brief Packet work per element relative to an add (sets the threading grain). */
-  static constexpr int kCost = 20;
-};
+SHADE_OP_MATH_(log1p, log1p, Log1p, 20);
 /*! \brief e ** a - 1, accurate near 0 */
-struct expm1 {
-  template <typename DType>
-  static SHADE_XINLINE DType Map(DType a) { return DType(std::expm1(detail::M(a))); }
-  /*! \brief Packet form. */
-  template <class D, class V, SHADE_PACKET_IF(packet::kIsFloat<hn::TFromD<D>>)>
-  static HWY_INLINE V MapPacket(D d, V a) { return packet::Expm1(d, a); }
-  /*! \brief Packet work per element relative to an add (sets the threading grain). */
-  static constexpr int kCost = 20;
-};
+SHADE_OP_MATH_(expm1, expm1, Expm1, 20);
 /*! \brief square root */
-struct sqrt {
-  template <typename DType>
-  static SHADE_XINLINE DType Map(DType a) { return DType(std::sqrt(detail::M(a))); }
-  /*! \brief Packet form. */
-  template <class D, class V, SHADE_PACKET_IF(packet::kIsFloat<hn::TFromD<D>>)>
-  static HWY_INLINE V MapPacket(D d, V a) { return packet::Sqrt(d, a); }
-  /*! \brief Packet work per element relative to an add (sets the threading grain). */
-  static constexpr int kCost = 4;
-};
+SHADE_OP_MATH_(sqrt, sqrt, Sqrt, 4);
+/*! \brief hyperbolic tangent */
+SHADE_OP_MATH_(tanh, tanh, Tanh, 20);
 /*! \brief 1 / sqrt(a) */
 struct rsqrt {
+  /*! \brief Scalar form (in double for integers). */
   template <typename DType>
   static SHADE_XINLINE DType Map(DType a) {
     using T = std::conditional_t<std::is_integral<DType>::value, double, detail::MathT<DType>>;
     return DType(T(1) / std::sqrt(static_cast<T>(a)));
   }
-  /*! \brief Packet form. */
-  template <class D, class V, SHADE_PACKET_IF(packet::kIsFloat<hn::TFromD<D>>)>
-  static HWY_INLINE V MapPacket(D d, V a) { return packet::Rsqrt(d, a); }
-  /*! \brief Packet work per element relative to an add (sets the threading grain). */
-  static constexpr int kCost = 6;
+  SHADE_OP_PACKET1_(packet::kIsFloat, Rsqrt)
+  SHADE_OP_COST_(6)
+};
+/*! \brief 1 / (1 + e ** -a) */
+struct sigmoid {
+  /*! \brief Scalar form (in double for integers). */
+  template <typename DType>
+  static SHADE_XINLINE DType Map(DType a) {
+    using T = std::conditional_t<std::is_integral<DType>::value, double, detail::MathT<DType>>;
+    return DType(T(1) / (T(1) + std::exp(-static_cast<T>(a))));
+  }
+  SHADE_OP_PACKET1_(packet::kIsFloat, Sigmoid)
+  SHADE_OP_COST_(20)
 };
 /*! \brief |a| (unsigned types are returned unchanged) */
 struct abs {
+  /*! \brief Scalar form. */
   template <typename DType>
   static SHADE_XINLINE DType Map(DType a) {
     if constexpr (std::is_unsigned<DType>::value) {
@@ -189,61 +177,25 @@ struct abs {
       return a < DType(0) ? DType(-a) : a;
     }
   }
-  /*! \brief Packet form. */
-  template <class D, class V, SHADE_PACKET_IF(packet::kIsSignedLane<hn::TFromD<D>>)>
-  static HWY_INLINE V MapPacket(D d, V a) { return packet::Abs(d, a); }
-};
-/*! \brief a * a */
-struct square {
-  template <typename DType>
-  static SHADE_XINLINE DType Map(DType a) { return DType(a * a); }
-  /*! \brief Packet form. */
-  template <class D, class V, SHADE_PACKET_IF(packet::kHasMul<hn::TFromD<D>>)>
-  static HWY_INLINE V MapPacket(D d, V a) { return packet::Square(d, a); }
-};
-/*! \brief hyperbolic tangent */
-struct tanh {
-  template <typename DType>
-  static SHADE_XINLINE DType Map(DType a) { return DType(std::tanh(detail::M(a))); }
-  /*! \brief Packet form. */
-  template <class D, class V, SHADE_PACKET_IF(packet::kIsFloat<hn::TFromD<D>>)>
-  static HWY_INLINE V MapPacket(D d, V a) { return packet::Tanh(d, a); }
-  /*! \brief Packet work per element relative to an add (sets the threading grain). */
-  static constexpr int kCost = 20;
-};
-/*! \brief 1 / (1 + e ** -a) */
-struct sigmoid {
-  template <typename DType>
-  static SHADE_XINLINE DType Map(DType a) {
-    using T = std::conditional_t<std::is_integral<DType>::value, double, detail::MathT<DType>>;
-    return DType(T(1) / (T(1) + std::exp(-static_cast<T>(a))));
-  }
-  /*! \brief Packet form. */
-  template <class D, class V, SHADE_PACKET_IF(packet::kIsFloat<hn::TFromD<D>>)>
-  static HWY_INLINE V MapPacket(D d, V a) { return packet::Sigmoid(d, a); }
-  /*! \brief Packet work per element relative to an add (sets the threading grain). */
-  static constexpr int kCost = 20;
-};
-/*! \brief max(a, 0) */
-struct relu {
-  template <typename DType>
-  static SHADE_XINLINE DType Map(DType a) { return DType(0) < a ? a : DType(0); }
-  /*! \brief Packet form. */
-  template <class D, class V>
-  static HWY_INLINE V MapPacket(D d, V a) { return packet::Relu(d, a); }
+  SHADE_OP_PACKET1_(packet::kIsSignedLane, Abs)
 };
 /*! \brief -1, 0 or 1 by the sign of a */
 struct sign {
+  /*! \brief Scalar form. */
   template <typename DType>
   static SHADE_XINLINE DType Map(DType a) {
     if (DType(0) < a) return DType(1);
     if (a < DType(0)) return DType(-1);
     return DType(0);
   }
-  /*! \brief Packet form. */
-  template <class D, class V, SHADE_PACKET_IF(packet::kIsSignedLane<hn::TFromD<D>>)>
-  static HWY_INLINE V MapPacket(D d, V a) { return packet::Sign(d, a); }
+  SHADE_OP_PACKET1_(packet::kIsSignedLane, Sign)
 };
+#undef SHADE_OP_MATH_
+#undef SHADE_OP_BINARY_
+#undef SHADE_OP_UNARY_
+#undef SHADE_OP_COST_
+#undef SHADE_OP_PACKET2_
+#undef SHADE_OP_PACKET1_
 }  // namespace op
 
 namespace red {
@@ -284,44 +236,41 @@ struct sum {
   template <class D, class V>
   static HWY_INLINE V ReducePacket(D d, V dst, V src) { return packet::Add(d, dst, src); }
 };
+namespace detail {
+/*! \brief The max (kMax) or min reduction: keeps the larger (smaller) value; NaN never wins. */
+template <bool kMax>
+struct Extremum {
+  /*! \brief Folds src into dst. */
+  template <typename DType>
+  static SHADE_XINLINE void Reduce(DType& dst, DType src) {  // NOLINT
+    if (kMax ? dst < src : src < dst) dst = src;
+  }
+  /*! \brief 1 where src is the extremum, else 0. */
+  template <typename DType>
+  static SHADE_XINLINE DType PartialGrad(DType redres, DType redsrc) {
+    return redres == redsrc ? DType(1) : DType(0);
+  }
+  /*! \brief Identity element: the lowest (max) or highest (min) value, +-inf for floats. */
+  template <typename DType>
+  static SHADE_XINLINE void SetInitValue(DType& initv) {  // NOLINT
+    initv = kMax ? Lowest<DType>() : Highest<DType>();
+  }
+  /*! \brief Packet fold, lanewise identical to Reduce (used by backend/cpu/reduce.h). */
+  template <class D, class V>
+  static HWY_INLINE V ReducePacket(D d, V dst, V src) {
+    (void)d;
+    if constexpr (kMax) {
+      return hn::IfThenElse(hn::Lt(dst, src), src, dst);
+    } else {
+      return hn::IfThenElse(hn::Lt(src, dst), src, dst);
+    }
+  }
+};
+}  // namespace detail
 /*! \brief Maximum reduction, starting from the lowest value. */
-struct maximum {
-  /*! \brief Folds src into dst. */
-  template <typename DType>
-  static SHADE_XINLINE void Reduce(DType& dst, DType src) {  // NOLINT
-    if (dst < src) dst = src;
-  }
-  /*! \brief 1 where src is the maximum, else 0. */
-  template <typename DType>
-  static SHADE_XINLINE DType PartialGrad(DType redres, DType redsrc) {
-    return redres == redsrc ? DType(1) : DType(0);
-  }
-  /*! \brief Identity element: the lowest value (-inf for floats). */
-  template <typename DType>
-  static SHADE_XINLINE void SetInitValue(DType& initv) { initv = detail::Lowest<DType>(); }  // NOLINT
-  /*! \brief Packet fold, lanewise identical to Reduce (used by backend/cpu/reduce.h). */
-  template <class D, class V>
-  static HWY_INLINE V ReducePacket(D d, V dst, V src) { (void)d; return hn::IfThenElse(hn::Lt(dst, src), src, dst); }
-};
+struct maximum : detail::Extremum<true> {};
 /*! \brief Minimum reduction, starting from the highest value. */
-struct minimum {
-  /*! \brief Folds src into dst. */
-  template <typename DType>
-  static SHADE_XINLINE void Reduce(DType& dst, DType src) {  // NOLINT
-    if (src < dst) dst = src;
-  }
-  /*! \brief 1 where src is the minimum, else 0. */
-  template <typename DType>
-  static SHADE_XINLINE DType PartialGrad(DType redres, DType redsrc) {
-    return redres == redsrc ? DType(1) : DType(0);
-  }
-  /*! \brief Identity element: the highest value (+inf for floats). */
-  template <typename DType>
-  static SHADE_XINLINE void SetInitValue(DType& initv) { initv = detail::Highest<DType>(); }  // NOLINT
-  /*! \brief Packet fold, lanewise identical to Reduce (used by backend/cpu/reduce.h). */
-  template <class D, class V>
-  static HWY_INLINE V ReducePacket(D d, V dst, V src) { (void)d; return hn::IfThenElse(hn::Lt(src, dst), src, dst); }
-};
+struct minimum : detail::Extremum<false> {};
 }  // namespace red
 }  // namespace shade
 
