@@ -1,7 +1,9 @@
 #!/usr/bin/python3
 """NumPy side of the shade benchmarks (W1, W3, W4, W5): median seconds per workload as JSON lines
-in Google Benchmark's aggregate naming, so bench/run.sh tabulates them with the C++ peers."""
+in Google Benchmark's aggregate naming, so bench/run.sh tabulates them with the C++ peers.
+Arguments: repetitions (default 5) and a regex on the benchmark names (Google Benchmark's filter)."""
 import json
+import re
 import sys
 import timeit
 
@@ -17,6 +19,7 @@ def median_time(fn, reps):
 
 def main():
     reps = int(sys.argv[1]) if len(sys.argv) > 1 else 5
+    name_filter = re.compile(sys.argv[2] if len(sys.argv) > 2 else ".")
     rng = np.random.default_rng(0)
     n1 = 1 << 24
     b, c = rng.random(n1, dtype=np.float32), rng.random(n1, dtype=np.float32)
@@ -38,9 +41,15 @@ def main():
         "BM_W4_axis1_numpy/threads:1": lambda: m.sum(axis=1),
         "BM_W5_transpose_numpy/threads:1": lambda: np.copyto(mt, m.T),
     }
+    moved = {"BM_W1_copy_numpy/threads:1": 8.0 * n1, "BM_W1_triad_numpy/threads:1": 12.0 * n1}  # bytes
     for name, fn in work.items():
+        if not name_filter.search(name):
+            continue
         t = median_time(fn, reps)
-        print(json.dumps({"name": name + "/real_time_median", "real_time": t * 1e6, "time_unit": "us"}))
+        row = {"name": name + "/real_time_median", "real_time": t * 1e6, "time_unit": "us"}
+        if name in moved:
+            row["bytes_per_second"] = moved[name] / t
+        print(json.dumps(row))
 
 
 if __name__ == "__main__":

@@ -46,25 +46,46 @@ def parse(name, label):
 
 
 def load(outdir):
+    """{(workload, threads, impl): (median real time in us, bytes per second or None)}."""
     rows = {}
     for path in sorted(glob.glob(os.path.join(outdir, "*.json"))):
         label = os.path.basename(path)[:-5].split("@")[1] if "@" in path else ""
         with open(path) as f:
             data = json.load(f)
         for b in data.get("benchmarks", []):
-            if b.get("aggregate_name") != "median":
+            # The median of the repetitions; with one repetition there are no aggregates and
+            # the single run is the row.
+            is_median = b.get("aggregate_name") == "median"
+            if b.get("run_type") == "aggregate" and not is_median:
                 continue
             key = parse(b["name"], label)
-            if key:
-                rows[key] = to_us(b["real_time"], b["time_unit"])
+            if key and (is_median or key not in rows):
+                rows[key] = (to_us(b["real_time"], b["time_unit"]), b.get("bytes_per_second"))
     npy = os.path.join(outdir, "numpy.jsonl")
     if os.path.exists(npy):
         for line in open(npy):
             b = json.loads(line)
             key = parse(b["name"], "")
             if key:
-                rows[key] = to_us(b["real_time"], b["time_unit"])
+                rows[key] = (to_us(b["real_time"], b["time_unit"]), b.get("bytes_per_second"))
     return rows
+
+
+# The main table is about issue 3's workloads; other rows (bench_ext, bench_dynamic, ...) have
+# their own sections in RESULTS.md.
+LABELS = [("W1_copy", "W1 copy, 2^24 floats"), ("W1_triad", "W1 triad a = b + 3c, 2^24 floats"),
+          ("W2", "W2 a = b*c + d*2.5 - e/f, 2^24 floats"), ("W3_tanh", "W3 tanh, 2^22 floats"),
+          ("W3_exp", "W3 exp, 2^22 floats"), ("W4_sum", "W4 full sum, 2^25 floats"),
+          ("W4_axis0", "W4 axis-0 sum, 4096x4096"), ("W4_axis1", "W4 axis-1 sum, 4096x4096"),
+          ("W5_transpose", "W5 transposed copy, 4096x4096"), ("Gemm", "W6 "), ("W7_add", "W7 a = b + c,"),
+          ("W7_addrt", "W7 a = b + c, size known at run time only,")]
+
+
+def label(work):
+    for prefix, text in LABELS:
+        if work == prefix or work.startswith(prefix + " ") or work.startswith(prefix + "<"):
+            return text + work[len(prefix):]
+    return None
 
 
 def machine():
@@ -83,27 +104,41 @@ def machine():
 def table(rows, command):
     works = {}
     for (work, threads, impl), t in rows.items():
-        works.setdefault((work, threads), {})[impl] = t
+        if label(work) is not None:
+            works.setdefault((work, threads), {})[impl] = t
     lines = [
         f"Machine: {machine()}. Date: {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}.",
-        f"Command: `{command}` (medians of the repetitions; times in microseconds).",
+        f"Command: `{command}` (medians of the repetitions; real time in microseconds).",
         "Ratio = peer time / shade time (> 1: shade is faster). `@Haswell`: OPENBLAS_CORETYPE=Haswell,",
         "`@auto`: unset (OpenBLAS picks its AVX-512 kernels). Peers without a threads argument run",
-        "single-threaded (Eigen Array/Matrix, xtensor, NumPy).",
+        "single-threaded (Eigen Array/Matrix, xtensor, NumPy); their ratio is against shade at the same",
+        "thread count when it exists, else at 1 thread. GB/s: bytes moved per second (W1, W2).",
         "",
-        "| workload | threads | implementation | median us | ratio vs shade |",
-        "|---|---|---|---|---|",
+        "| workload | threads | implementation | median us | GB/s | ratio vs shade |",
+        "|---|---|---|---|---|---|",
     ]
-    for (work, threads) in sorted(works):
+    for (work, threads) in sorted(works, key=lambda k: (label(k[0]), k[0], k[1])):
         impls = works[(work, threads)]
         for impl in sorted(impls, key=lambda s: (not s.startswith("shade"), s)):
-            t = impls[impl]
-            label = impl.split("@")[1] if "@" in impl else ""
-            base = impls.get("shade@" + label if label else "shade")
+            t, bps = impls[impl]
+            tag = impl.split("@")[1] if "@" in impl else ""
+            shade_name = "shade@" + tag if tag else "shade"
+            base = impls.get(shade_name)
             if base is None and (work, "1") in works:
-                base = works[(work, "1")].get("shade@" + label if label else "shade")
-            ratio = f"{t / base:.2f}" if base and not impl.startswith("shade") else ""
-            lines.append(f"| {work} | {threads} | {impl} | {t:.1f} | {ratio} |")
+                base = works[(work, "1")].get(shade_name)
+            ratio = f"{t / base[0]:.2f}" if base and base[0] > 0 and not impl.startswith("shade") else ""
+            gbs = f"{bps / 1e9:.2f}" if bps else ""
+            shown = f"{t:.1f}" if t >= 100 else f"{t:.3g}"  # W7 rows are a few nanoseconds
+            lines.append(f"| {label(work)} | {threads} | {impl} | {shown} | {gbs} | {ratio} |")
+    # W2 moves 24 bytes per element, the triad 12: the triad's GB/s is the bandwidth limit W2 can
+    # reach, so W2's GB/s over the triad's is its fraction of the bandwidth equivalent.
+    for threads in ("1", "2"):
+        w2 = works.get(("W2", threads), {}).get("shade")
+        triad = works.get(("W1_triad", threads), {}).get("shade")
+        if w2 and triad and w2[1] and triad[1]:
+            lines.append("")
+            lines.append(f"W2 at {threads} thread(s): {w2[1] / 1e9:.2f} GB/s = {w2[1] / triad[1]:.2f}x the "
+                         f"STREAM triad's {triad[1] / 1e9:.2f} GB/s (target >= 0.9x).")
     return "\n".join(lines)
 
 
