@@ -17,14 +17,10 @@ namespace {
 
 using namespace ext_test;     // NOLINT(build/namespaces)
 using namespace shade::expr;  // NOLINT(build/namespaces)
-using shade::Shape1;
-using shade::Shape2;
-using shade::Shape3;
 
 template <typename DType>
-class ProductTest : public ::testing::Test {};
-using AllTypes = ::testing::Types<float, double, int32_t>;
-TYPED_TEST_SUITE(ProductTest, AllTypes);
+using ProductTest = ExtTest<DType>;
+TYPED_TEST_SUITE(ProductTest, ExtTypes);
 
 template <typename DType>
 class BlasTest : public ::testing::Test {};
