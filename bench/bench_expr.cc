@@ -105,35 +105,13 @@ void BM_W2_torch(benchmark::State& st) {  // the eager form: one temporary per o
 #endif
 
 // ---- W7: a = b + c at 4 and 1024 elements (per-call overhead of the static path) ----
-template <int N>
+// kHidden: the size is hidden from the compiler (a run-time-sized tensor, as most code has);
+// else it is a constant after inlining, as for Eigen's fixed-size type.
+template <int N, bool kHidden>
 void BM_W7_shade(benchmark::State& st) {
   SetThreads(1);
-  Buffer<float> a(N), b(N), c(N);
-  Tensor<cpu, 1, float> A(a.data(), Shape1(N)), B(b.data(), Shape1(N)), C(c.data(), Shape1(N));
-  for (auto _ : st) {
-    A = B + C;
-    benchmark::DoNotOptimize(a.data());
-    benchmark::ClobberMemory();
-  }
-}
-template <int N>
-void BM_W7_eigen_fixed(benchmark::State& st) {
-  Buffer<float> a(N), b(N), c(N);
-  Eigen::Map<Eigen::Array<float, N, 1>, Eigen::Aligned64> A(a.data()), B(b.data()), C(c.data());
-  for (auto _ : st) {
-    A = B + C;
-    benchmark::DoNotOptimize(a.data());
-    benchmark::ClobberMemory();
-  }
-}
-
-// The same with the size hidden from the compiler (a run-time-sized tensor, as most code has),
-// against Eigen's run-time-sized Array.
-template <int N>
-void BM_W7rt_shade(benchmark::State& st) {
-  SetThreads(1);
   index_t n = N;
-  benchmark::DoNotOptimize(n);
+  if (kHidden) benchmark::DoNotOptimize(n);
   Buffer<float> a(n), b(n), c(n);
   Tensor<cpu, 1, float> A(a.data(), Shape1(n)), B(b.data(), Shape1(n)), C(c.data(), Shape1(n));
   for (auto _ : st) {
@@ -142,18 +120,21 @@ void BM_W7rt_shade(benchmark::State& st) {
     benchmark::ClobberMemory();
   }
 }
-template <int N>
-void BM_W7rt_eigen_array(benchmark::State& st) {
+/*! Eigen's Array type ArrayT (fixed-size or ArrayXf) mapped with alignment kMapAlign. */
+template <int N, bool kHidden, class ArrayT, int kMapAlign>
+void BM_W7_eigen(benchmark::State& st) {
   index_t n = N;
-  benchmark::DoNotOptimize(n);
+  if (kHidden) benchmark::DoNotOptimize(n);
   Buffer<float> a(n), b(n), c(n);
-  Eigen::Map<Eigen::ArrayXf> A(a.data(), n), B(b.data(), n), C(c.data(), n);
+  Eigen::Map<ArrayT, kMapAlign> A(a.data(), n), B(b.data(), n), C(c.data(), n);
   for (auto _ : st) {
     A = B + C;
     benchmark::DoNotOptimize(a.data());
     benchmark::ClobberMemory();
   }
 }
+using Fixed4 = Eigen::Array<float, 4, 1>;
+using Fixed1024 = Eigen::Array<float, 1024, 1>;
 
 void Threads(benchmark::internal::Benchmark* b) {
   b->ArgName("threads")->Arg(1)->Arg(2)->UseRealTime()->Unit(benchmark::kMicrosecond);
@@ -170,14 +151,18 @@ BENCHMARK(BM_W2_xtensor)->Apply(OneThread);
 #ifdef SHADE_BENCH_HAVE_TORCH
 BENCHMARK(BM_W2_torch)->Apply(Threads);
 #endif
-BENCHMARK_TEMPLATE(BM_W7_shade, 4)->Name("BM_W7_add_shade/n:4")->Unit(benchmark::kNanosecond);
-BENCHMARK_TEMPLATE(BM_W7_eigen_fixed, 4)->Name("BM_W7_add_eigen_fixed/n:4")->Unit(benchmark::kNanosecond);
-BENCHMARK_TEMPLATE(BM_W7_shade, 1024)->Name("BM_W7_add_shade/n:1024")->Unit(benchmark::kNanosecond);
-BENCHMARK_TEMPLATE(BM_W7_eigen_fixed, 1024)->Name("BM_W7_add_eigen_fixed/n:1024")->Unit(benchmark::kNanosecond);
-BENCHMARK_TEMPLATE(BM_W7rt_shade, 4)->Name("BM_W7_addrt_shade/n:4")->Unit(benchmark::kNanosecond);
-BENCHMARK_TEMPLATE(BM_W7rt_eigen_array, 4)->Name("BM_W7_addrt_eigen_array/n:4")->Unit(benchmark::kNanosecond);
-BENCHMARK_TEMPLATE(BM_W7rt_shade, 1024)->Name("BM_W7_addrt_shade/n:1024")->Unit(benchmark::kNanosecond);
-BENCHMARK_TEMPLATE(BM_W7rt_eigen_array, 1024)->Name("BM_W7_addrt_eigen_array/n:1024")->Unit(benchmark::kNanosecond);
+BENCHMARK_TEMPLATE(BM_W7_shade, 4, false)->Name("BM_W7_add_shade/n:4")->Unit(benchmark::kNanosecond);
+BENCHMARK_TEMPLATE(BM_W7_eigen, 4, false, Fixed4, Eigen::Aligned64)
+    ->Name("BM_W7_add_eigen_fixed/n:4")->Unit(benchmark::kNanosecond);
+BENCHMARK_TEMPLATE(BM_W7_shade, 1024, false)->Name("BM_W7_add_shade/n:1024")->Unit(benchmark::kNanosecond);
+BENCHMARK_TEMPLATE(BM_W7_eigen, 1024, false, Fixed1024, Eigen::Aligned64)
+    ->Name("BM_W7_add_eigen_fixed/n:1024")->Unit(benchmark::kNanosecond);
+BENCHMARK_TEMPLATE(BM_W7_shade, 4, true)->Name("BM_W7_addrt_shade/n:4")->Unit(benchmark::kNanosecond);
+BENCHMARK_TEMPLATE(BM_W7_eigen, 4, true, Eigen::ArrayXf, Eigen::Unaligned)
+    ->Name("BM_W7_addrt_eigen_array/n:4")->Unit(benchmark::kNanosecond);
+BENCHMARK_TEMPLATE(BM_W7_shade, 1024, true)->Name("BM_W7_addrt_shade/n:1024")->Unit(benchmark::kNanosecond);
+BENCHMARK_TEMPLATE(BM_W7_eigen, 1024, true, Eigen::ArrayXf, Eigen::Unaligned)
+    ->Name("BM_W7_addrt_eigen_array/n:1024")->Unit(benchmark::kNanosecond);
 
 }  // namespace
 }  // namespace shade_bench
