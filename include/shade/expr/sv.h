@@ -26,11 +26,16 @@ namespace detail {
  */
 template <typename OP, bool reads_dst>
 struct OpSaver {
-  /*! \brief dst = OP(dst, src). */
+  /*! \brief dst = OP(dst, src); `=` never reads dst (it may be uninitialised memory, and
+   *  loading an uninitialised bool is undefined behaviour). */
   template <typename DType>
-  static SHADE_XINLINE void Save(DType& a, DType b) {
-    a = OP::Map(a, b);
-  }  // NOLINT
+  static SHADE_XINLINE void Save(DType& a, DType b) {  // NOLINT(runtime/references)
+    if constexpr (reads_dst) {
+      a = OP::Map(a, b);
+    } else {
+      a = b;
+    }
+  }
   /*! \brief Matching element functor. */
   using OPType = OP;
   /*! \brief Packet form (where OP has one): the new destination packet. */
