@@ -50,6 +50,11 @@ def load(outdir):
     rows = {}
     for path in sorted(glob.glob(os.path.join(outdir, "*.json"))):
         label = os.path.basename(path)[:-5].split("@")[1] if "@" in path else ""
+        if os.path.getsize(path) == 0:
+            # A binary whose rows the filter excluded writes nothing: no rows from it.
+            print(f"tabulate.py: {path} is empty (no benchmark matched the filter); skipped",
+                  file=sys.stderr)
+            continue
         with open(path) as f:
             data = json.load(f)
         for b in data.get("benchmarks", []):
