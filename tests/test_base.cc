@@ -164,6 +164,47 @@ TEST(Half, RoundsToNearestEvenLikeTheCompiler) {
   EXPECT_EQ(static_cast<float>(shade::half_t(65519.0f)), 65504.0f);
 }
 
+// From double the value is rounded once (through a round-to-odd float): rounding to float first
+// and then to half would turn 1 + 2^-11 + 2^-40 into the tie 1 + 2^-11 and then into 1.
+TEST(Half, RoundsFromDoubleOnceLikeTheCompiler) {
+  std::mt19937_64 rng(13);
+  std::uniform_int_distribution<uint64_t> any;
+  for (int i = 0; i < 200000; ++i) {
+    uint64_t u = any(rng);
+    // Bias most samples into the half range (exponents 2^-26 .. 2^17).
+    if (i % 4 != 0) u = (u & 0x800fffffffffffffull) | (uint64_t(1023 - 26 + u % 44) << 52);
+    // Every 3rd one: just above or below a half tie (bits past the 12th set sparsely).
+    if (i % 3 == 0) u = (u & 0xfff0000000000000ull) | (u & 0x000ffc0000000000ull) |
+                        0x0000020000000000ull | ((u >> 7) & 1 ? 1ull : 0ull);
+    double d;
+    std::memcpy(&d, &u, 8);
+    if (std::isnan(d)) continue;
+    const _Float16 ref = static_cast<_Float16>(d);
+    uint16_t ref_bits;
+    std::memcpy(&ref_bits, &ref, 2);
+    ASSERT_EQ(shade::half_t(d).bits_, ref_bits) << "double bits " << std::hex << u;
+  }
+  EXPECT_EQ(static_cast<float>(shade::half_t(1.0 + std::ldexp(1.0, -11) + std::ldexp(1.0, -40))),
+            1.0f + std::ldexp(1.0f, -10));
+  EXPECT_EQ(static_cast<float>(shade::half_t(-1.0 - std::ldexp(1.0, -11) - std::ldexp(1.0, -40))),
+            -1.0f - std::ldexp(1.0f, -10));
+  EXPECT_EQ(static_cast<float>(shade::half_t(1e300)), std::numeric_limits<float>::infinity());
+  EXPECT_EQ(static_cast<float>(shade::half_t(-1e-300)), 0.0f);
+  EXPECT_TRUE(std::signbit(static_cast<float>(shade::half_t(-1e-300))));
+  EXPECT_TRUE(std::isnan(static_cast<float>(shade::half_t(std::nan("")))));
+}
+
+TEST(Half, RoundsFromWideIntegersOnce) {
+  // 65519 + tiny excess must still not overflow; integers round like the compiler's int->half.
+  for (int64_t v : {int64_t{65519}, int64_t{65520}, int64_t{-65519}, int64_t{2049}, int64_t{2051},
+                    int64_t{4097}, int64_t{1} << 40, -(int64_t{1} << 62)}) {
+    const _Float16 ref = static_cast<_Float16>(static_cast<double>(v));  // exact double here
+    uint16_t ref_bits;
+    std::memcpy(&ref_bits, &ref, 2);
+    EXPECT_EQ(shade::half_t(v).bits_, ref_bits) << v;
+  }
+}
+
 TEST(Half, ArithmeticGoesThroughFloat) {
   const shade::half_t a(1.5f), b(2.25f);
   EXPECT_EQ(static_cast<float>(a + b), 3.75f);
@@ -211,6 +252,56 @@ TEST(Bf16, RoundsToNearestEven) {
             1.0f + std::ldexp(1.0f, -7));
   EXPECT_TRUE(std::isnan(static_cast<float>(shade::bf16_t(std::nanf("")))));
   EXPECT_TRUE(std::isinf(static_cast<float>(shade::bf16_t(std::numeric_limits<float>::infinity()))));
+}
+
+// Oracle for a double or a wide integer: the nearest of the bf16 values next to the float
+// rounding, compared in exact arithmetic (long double holds every difference exactly here).
+template <typename T>
+uint16_t Bf16ReferenceWide(T v) {
+  const float approx = static_cast<float>(v);
+  uint32_t u;
+  std::memcpy(&u, &approx, 4);
+  const uint16_t mid = static_cast<uint16_t>(u >> 16);
+  uint16_t best = mid;
+  long double best_err = -1;
+  for (int delta = -2; delta <= 2; ++delta) {
+    const uint16_t cand = static_cast<uint16_t>(mid + delta);
+    if (((cand ^ mid) & 0x8000u) != 0) continue;  // stay on the same sign
+    const float cv = shade::detail::Bf16BitsToFloat(cand);
+    if (!std::isfinite(cv)) continue;
+    const long double err = std::fabs(static_cast<long double>(v) - static_cast<long double>(cv));
+    if (best_err < 0 || err < best_err || (err == best_err && (cand & 1) == 0)) {
+      best = cand;
+      best_err = err;
+    }
+  }
+  return best;
+}
+
+TEST(Bf16, RoundsFromDoubleAndWideIntegersOnce) {
+  std::mt19937_64 rng(17);
+  std::uniform_int_distribution<uint64_t> any;
+  for (int i = 0; i < 200000; ++i) {
+    uint64_t u = any(rng);
+    u = (u & 0x800fffffffffffffull) | (uint64_t(1023 - 100 + u % 200) << 52);
+    // Every other one: a bf16 tie plus or minus a far-away bit, where float would round to the tie.
+    if (i & 1) u = (u & 0xfff0000000000000ull) | (u & 0x000fe00000000000ull) |
+                   0x0000100000000000ull | ((u >> 9) & 1 ? 1ull : 0ull);
+    double d;
+    std::memcpy(&d, &u, 8);
+    ASSERT_EQ(shade::bf16_t(d).bits_, Bf16ReferenceWide(d)) << "double bits " << std::hex << u;
+    const int64_t iv = static_cast<int64_t>(any(rng)) >> (any(rng) % 63);
+    ASSERT_EQ(shade::bf16_t(iv).bits_, Bf16ReferenceWide(iv)) << "int64 " << iv;
+    const uint32_t uv = static_cast<uint32_t>(any(rng)) >> (any(rng) % 31);
+    ASSERT_EQ(shade::bf16_t(uv).bits_, Bf16ReferenceWide(uv)) << "uint32 " << uv;
+  }
+  // 2^24 + 2^16 + 1: just above a bf16 tie; through float it becomes the tie and rounds down.
+  EXPECT_EQ(static_cast<float>(shade::bf16_t(int32_t{(1 << 24) + (1 << 16) + 1})),
+            static_cast<float>((1 << 24) + (1 << 17)));
+  EXPECT_EQ(static_cast<float>(shade::bf16_t(1.0 + std::ldexp(1.0, -8) + std::ldexp(1.0, -40))),
+            1.0f + std::ldexp(1.0f, -7));
+  EXPECT_TRUE(std::isinf(static_cast<float>(shade::bf16_t(1e300))));
+  EXPECT_TRUE(std::isnan(static_cast<float>(shade::bf16_t(std::nan("")))));
 }
 
 TEST(Bf16, EveryBitPatternRoundTrips) {

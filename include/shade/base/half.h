@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <cstring>
 #include <ostream>
+#include <type_traits>
 
 #include "shade/base/index.h"
 
@@ -75,6 +76,60 @@ SHADE_XINLINE float Bf16BitsToFloat(std::uint16_t b) {
   return BitsFloat(static_cast<std::uint32_t>(b) << 16);
 }
 
+/*!
+ * \brief Narrows a double to float rounding to odd: truncate towards zero and, if anything was
+ *  cut off, set the last significand bit. A 24-bit round-to-odd value rounded once more to
+ *  nearest-even at 11 (half) or 8 (bf16) bits gives the same result as rounding the double
+ *  directly (the sticky bit keeps "above the midpoint" visible), which `(float)d` followed by a
+ *  second rounding does not: 1 + 2^-11 + 2^-40 would first round to the tie 1 + 2^-11 and then
+ *  to even, 1, instead of up.
+ */
+SHADE_XINLINE float DoubleToFloatRoundOdd(double d) {
+  float f = static_cast<float>(d);
+  if (!(static_cast<double>(f) != d) || d != d) return f;  // exact, or NaN
+  // Inexact: step back towards zero if nearest-even rounded away (this also turns an overflow
+  // to inf into FLT_MAX), then mark the lost bits with an odd last bit.
+  std::uint32_t u = FloatBits(f);
+  if ((d > 0) ? (static_cast<double>(f) > d) : (static_cast<double>(f) < d)) {
+    if ((u & 0x7fffffffu) != 0) u -= 1;  // magnitude minus one ulp (inf -> FLT_MAX)
+  }
+  return BitsFloat(u | 1u);
+}
+
+/*! \brief The same round-to-odd narrowing from a 64-bit integer magnitude (exact below 2^24). */
+SHADE_XINLINE float U64ToFloatRoundOdd(std::uint64_t u) {
+  int shift = 0;
+  while ((u >> shift) >= (std::uint64_t{1} << 24)) ++shift;
+  std::uint64_t m = u >> shift;
+  if (shift > 0 && (u & ((std::uint64_t{1} << shift) - 1)) != 0) m |= 1u;
+  float f = static_cast<float>(m);  // exact: m < 2^24
+  for (int i = 0; i < shift; ++i) f *= 2.0f;  // exact: at most 2^64 < FLT_MAX
+  return f;
+}
+
+/*!
+ * \brief Any arithmetic value as a float that rounds correctly to half/bf16 afterwards: float
+ *  itself, round-to-odd for double and for integers wider than float's 24-bit significand.
+ */
+template <typename T>
+SHADE_XINLINE float ToFloatForNarrowing(T v) {
+  if constexpr (std::is_same<T, double>::value || std::is_same<T, long double>::value) {
+    return DoubleToFloatRoundOdd(static_cast<double>(v));
+  } else if constexpr (std::is_integral<T>::value && (sizeof(T) > 2)) {
+    if constexpr (std::is_signed<T>::value) {
+      const bool neg = v < 0;
+      const std::uint64_t mag = neg ? std::uint64_t{0} - static_cast<std::uint64_t>(v)
+                                    : static_cast<std::uint64_t>(v);
+      const float f = U64ToFloatRoundOdd(mag);
+      return neg ? -f : f;
+    } else {
+      return U64ToFloatRoundOdd(static_cast<std::uint64_t>(v));
+    }
+  } else {
+    return static_cast<float>(v);
+  }
+}
+
 /*! \brief binary16 conversions (for Float16Base). */
 struct HalfCodec {
   static SHADE_XINLINE std::uint16_t Encode(float v) { return FloatToHalfBits(v); }
@@ -95,9 +150,10 @@ struct Float16Base {
   /*! \brief Raw bits. */
   std::uint16_t bits_ = 0;
   Float16Base() = default;
-  /*! \brief Rounds `v` to the nearest representable value (ties to even). */
+  /*! \brief Rounds `v` to the nearest representable value (ties to even), once: doubles and
+   *  wide integers go through a round-to-odd float, never a second rounding. */
   template <typename T, typename = decltype(static_cast<float>(T()))>
-  SHADE_XINLINE explicit Float16Base(T v) : bits_(Codec::Encode(static_cast<float>(v))) {}
+  SHADE_XINLINE explicit Float16Base(T v) : bits_(Codec::Encode(NarrowInput(v))) {}
   /*! \brief Builds a value from raw bits. */
   static SHADE_XINLINE Derived FromBits(std::uint16_t b) {
     Derived h;
@@ -133,6 +189,14 @@ struct Float16Base {
   friend std::ostream& operator<<(std::ostream& os, Derived v) { return os << float(v); }
 
  private:
+  template <typename T>
+  static SHADE_XINLINE float NarrowInput(T v) {
+    if constexpr (std::is_arithmetic<T>::value) {
+      return ToFloatForNarrowing(v);
+    } else {
+      return static_cast<float>(v);  // another 16-bit float or a class convertible to float
+    }
+  }
   SHADE_XINLINE Derived& Self() { return static_cast<Derived&>(*this); }
 };
 

@@ -267,7 +267,7 @@ SHADE_XINLINE D ConvertScalar(S v) {
   } else if constexpr (kSrcLow) {
     return static_cast<D>(static_cast<float>(v));
   } else if constexpr (kDstLow) {
-    return D(static_cast<float>(v));
+    return D(v);  // one rounding, also from double and wide integers (see half.h)
   } else {
     return static_cast<D>(v);
   }
