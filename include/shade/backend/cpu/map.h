@@ -157,11 +157,7 @@ inline void MapExp(Dst* dst, const Exp<E, DType, etype>& exp) {
   static_assert(ExpInfo<Dst>::kDevMask == cpu::kDevMask,
                 "shade: this build evaluates expressions on the cpu only (no gpu backend)");
   static_assert(CheckMapTypes<cpu, dim, E>(), "");
-  const Shape<dim> dshape = ShapeCheck<dim, Dst>::Check(*dst);
-  const Shape<dim> eshape = ShapeCheck<dim, E>::Check(exp.self());
-  SHADE_CHECK(IsWildcardShape(eshape) || eshape == dshape)
-      << "assignment: expression shape " << eshape << " differs from destination shape "
-      << dshape;
+  const Shape<dim> dshape = CheckAssignShape<dim>(*dst, exp.self());
   MapPlan<Saver, DType, E>(MakePlan(*dst), dshape.FlatTo2D(), MakePlan(exp.self()));
 }
 
