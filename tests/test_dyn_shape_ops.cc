@@ -4,6 +4,7 @@
 // Then item<T>() and the error paths.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <string>
 #include <vector>
 
@@ -81,6 +82,16 @@ TEST(DynShapeOps, SplitReturnsViewsAndItem) {
   EXPECT_THROW(item<int>(a), Error);
   EXPECT_THROW(item<int>(NDArray::Empty({0}, kInt32)), Error);
   EXPECT_THROW(item<int>(NDArray()), Error);
+}
+
+// float64 -> float16/bfloat16 rounds once, as NumPy does: 1 + 2^-11 + 2^-40 is above the half
+// tie 1 + 2^-11 and goes up; rounding to float first would land on the tie and go to 1.
+TEST(DynShapeOps, AstypeFromDoubleRoundsOnce) {
+  NDArray a = NDArray::Empty({2}, kFloat64);
+  a.data<double>()[0] = 1.0 + std::ldexp(1.0, -11) + std::ldexp(1.0, -40);
+  a.data<double>()[1] = 1.0 + std::ldexp(1.0, -8) + std::ldexp(1.0, -40);
+  EXPECT_EQ(item<double>(astype(a.narrow(0, 0, 1), kFloat16)), 1.0 + std::ldexp(1.0, -10));
+  EXPECT_EQ(item<double>(astype(a.narrow(0, 1, 1), kBfloat16)), 1.0 + std::ldexp(1.0, -7));
 }
 
 TEST(DynShapeOps, Errors) {
