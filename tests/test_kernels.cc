@@ -237,7 +237,8 @@ template <class T>
 void CheckTranspose(index_t rows, index_t cols, index_t pad_s, index_t pad_d) {
   const index_t lds = cols + pad_s, ldd = rows + pad_d;
   std::vector<T> src(static_cast<size_t>(rows * lds));
-  for (size_t k = 0; k < src.size(); ++k) src[k] = static_cast<T>(static_cast<int>(k * 7 + 1) % 127);
+  for (size_t k = 0; k < src.size(); ++k)
+    src[k] = static_cast<T>(static_cast<int>(k * 7 + 1) % 127);
   for (int threads : {1, 2}) {
     const int saved = GetNumThreads();
     SetNumThreads(threads);
@@ -256,9 +257,19 @@ void CheckTranspose(index_t rows, index_t cols, index_t pad_s, index_t pad_d) {
 }
 
 TEST(Kernels, Transpose) {
-  for (auto rc : std::vector<std::pair<index_t, index_t>>{
-           {0, 5}, {5, 0}, {1, 1}, {31, 33}, {64, 96}, {100, 7}, {16, 16}, {17, 15}, {8, 8},
-           {130, 257}, {257, 300}, {64, 1030}, {200, 64}}) {
+  for (auto rc : std::vector<std::pair<index_t, index_t>>{{0, 5},
+                                                          {5, 0},
+                                                          {1, 1},
+                                                          {31, 33},
+                                                          {64, 96},
+                                                          {100, 7},
+                                                          {16, 16},
+                                                          {17, 15},
+                                                          {8, 8},
+                                                          {130, 257},
+                                                          {257, 300},
+                                                          {64, 1030},
+                                                          {200, 64}}) {
     for (auto pads : std::vector<std::pair<index_t, index_t>>{{0, 0}, {3, 2}, {16, 0}}) {
       CheckTranspose<float>(rc.first, rc.second, pads.first, pads.second);
       CheckTranspose<double>(rc.first, rc.second, pads.first, pads.second);

@@ -158,7 +158,8 @@ TEST(Reduce, AxisThreadSplitsBitIdentical) {
   for (const Case c : {Case{1, 1000, 300, 300}, Case{1, 701, 4500, 4500}, Case{2, 600, 130, 130},
                        Case{1, 5000, 16, 16}, Case{1, 3001, 33, 33}, Case{1, 1000, 300, 311},
                        Case{1, 999, 37, 45}}) {
-    auto x = Values<float>(c.outer * c.len * c.ld, static_cast<std::uint64_t>(c.len + c.inner), -1, 1);
+    auto x =
+        Values<float>(c.outer * c.len * c.ld, static_cast<std::uint64_t>(c.len + c.inner), -1, 1);
     auto run = [&](std::vector<float>& out) {
       if (c.ld == c.inner) {
         kernel::ReduceAxis<kernel::red::sum>(c.outer, c.len, c.inner, x.data(), out.data());
@@ -181,7 +182,8 @@ TEST(Reduce, AxisThreadSplitsBitIdentical) {
     // Column bound of ReduceAxis's comment: (kReduceRowLeaf + ceil(log2(len / 32))) u sum |x|.
     index_t levels = 0;
     while ((index_t(kernel::kReduceRowLeaf) << levels) < c.len) ++levels;
-    const double ku = static_cast<double>(kernel::kReduceRowLeaf + levels) * std::numeric_limits<float>::epsilon() / 2;
+    const double ku = static_cast<double>(kernel::kReduceRowLeaf + levels) *
+                      std::numeric_limits<float>::epsilon() / 2;
     for (index_t o = 0; o < c.outer; ++o) {
       for (index_t j = 0; j < c.inner; ++j) {
         long double exact = 0, abs_sum = 0;
@@ -191,7 +193,8 @@ TEST(Reduce, AxisThreadSplitsBitIdentical) {
           abs_sum += std::fabs(v);
         }
         const float got = one[static_cast<size_t>(o * c.inner + j)];
-        ASSERT_LE(std::fabs(static_cast<double>(got - exact)), ku / (1 - ku) * static_cast<double>(abs_sum))
+        ASSERT_LE(std::fabs(static_cast<double>(got - exact)),
+                  ku / (1 - ku) * static_cast<double>(abs_sum))
             << "column " << j;
       }
     }

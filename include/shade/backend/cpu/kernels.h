@@ -301,8 +301,8 @@ constexpr index_t kTransposeTileBytes = 1024;
 namespace detail {
 // The scalar transpose of the source block [i0, i1) x [j0, j1).
 template <class T>
-void TransposeScalar(index_t i0, index_t i1, index_t j0, index_t j1, const T* src, index_t lds, T* dst,
-                     index_t ldd) {
+void TransposeScalar(index_t i0, index_t i1, index_t j0, index_t j1, const T* src, index_t lds,
+                     T* dst, index_t ldd) {
   constexpr index_t B = kTransposeTile;
   for (index_t ib = i0; ib < i1; ib += B) {
     const index_t ie = std::min(ib + B, i1);
@@ -375,8 +375,8 @@ SHADE_XINLINE void Transpose8x8x8(const char* s, size_t lds, char* d, size_t ldd
   }
 }
 template <class T>
-constexpr bool kTransposeRegister =
-    std::is_trivially_copyable<T>::value && (sizeof(T) == 4 || sizeof(T) == 8);
+constexpr bool kTransposeRegister = std::is_trivially_copyable<T>::value &&
+                                    (sizeof(T) == 4 || sizeof(T) == 8);
 #else
 template <class T>
 constexpr bool kTransposeRegister = false;
@@ -385,12 +385,14 @@ constexpr bool kTransposeRegister = false;
 // Source rows [r0, r1): outer tiles of kTransposeTileRows x (kTransposeTileBytes / sizeof(T));
 // inside them line squares through registers, the ragged right and bottom edges scalar.
 template <bool kStream, class T>
-void TransposeRange(index_t r0, index_t r1, index_t cols, const T* src, index_t lds, T* dst, index_t ldd) {
+void TransposeRange(index_t r0, index_t r1, index_t cols, const T* src, index_t lds, T* dst,
+                    index_t ldd) {
 #if defined(__AVX512F__)
   if constexpr (kTransposeRegister<T>) {
     constexpr index_t L = 64 / sizeof(T);  // elements per line and rows per square
     constexpr index_t TJ = kTransposeTileBytes / sizeof(T);
-    const size_t lds_b = static_cast<size_t>(lds) * sizeof(T), ldd_b = static_cast<size_t>(ldd) * sizeof(T);
+    const size_t lds_b = static_cast<size_t>(lds) * sizeof(T),
+                 ldd_b = static_cast<size_t>(ldd) * sizeof(T);
     for (index_t I0 = r0; I0 < r1; I0 += kTransposeTileRows) {
       const index_t I1 = std::min(I0 + kTransposeTileRows, r1);
       const index_t Ifull = I0 + (I1 - I0) / L * L;
@@ -427,7 +429,8 @@ void TransposeRange(index_t r0, index_t r1, index_t cols, const T* src, index_t 
  *  target has them; other types and targets (and ragged edges) use 32x32 scalar tiles.
  */
 template <class T>
-void TransposeRun(index_t r0, index_t r1, index_t cols, const T* src, index_t lds, T* dst, index_t ldd) {
+void TransposeRun(index_t r0, index_t r1, index_t cols, const T* src, index_t lds, T* dst,
+                  index_t ldd) {
   detail::TransposeRange<false>(r0, r1, cols, src, lds, dst, ldd);
 }
 
@@ -446,9 +449,10 @@ void Transpose(index_t rows, index_t cols, const T* src, index_t lds, T* dst, in
   SHADE_CHECK_GE(lds, cols) << "Transpose: source pitch smaller than its row length";
   SHADE_CHECK_GE(ldd, rows) << "Transpose: destination pitch smaller than its row length";
   if (rows == 0 || cols == 0) return;
-  const bool stream = detail::kTransposeRegister<T> && rows * cols * index_t(sizeof(T)) >= kTransposeStreamBytes &&
-                      reinterpret_cast<std::uintptr_t>(dst) % 64 == 0 && (ldd * index_t(sizeof(T))) % 64 == 0 &&
-                      (kTransposeTileRows * index_t(sizeof(T))) % 64 == 0;
+  const bool stream =
+      detail::kTransposeRegister<T> && rows * cols * index_t(sizeof(T)) >= kTransposeStreamBytes &&
+      reinterpret_cast<std::uintptr_t>(dst) % 64 == 0 && (ldd * index_t(sizeof(T))) % 64 == 0 &&
+      (kTransposeTileRows * index_t(sizeof(T))) % 64 == 0;
   const index_t tiles = (rows + kTransposeTileRows - 1) / kTransposeTileRows;
   const index_t grain = std::max<index_t>(1, kMapGrain / (kTransposeTileRows * cols));
   ParallelFor(0, tiles, grain, [&](index_t b, index_t e) {

@@ -31,13 +31,13 @@
 #ifndef SHADE_BACKEND_CPU_REDUCE_H_
 #define SHADE_BACKEND_CPU_REDUCE_H_
 
+#include <hwy/cache_control.h>
+
 #include <cmath>
 #include <cstring>
 #include <limits>
 #include <type_traits>
 #include <vector>
-
-#include <hwy/cache_control.h>
 
 #include "shade/backend/cpu/kernels.h"
 #include "shade/backend/cpu/parallel.h"
@@ -265,7 +265,8 @@ T ReduceAll(index_t n, const T* x) {
     }
   });
   index_t next = 0;
-  return detail::FinishAcc<Red, T>(detail::CombineFrontier<Red>(0, blocks, 0, cut, acc.data(), next));
+  return detail::FinishAcc<Red, T>(
+      detail::CombineFrontier<Red>(0, blocks, 0, cut, acc.data(), next));
 }
 
 /*! \brief Sum of x[0..n), within SumErrorBound (threaded). */
@@ -341,8 +342,8 @@ inline void RowFrontier(index_t r0, index_t r1, int depth, int cut, std::vector<
 // through *next) as Axis0Tile's tree does: the left node accumulates the right one. Returns the
 // row holding the result (the leftmost piece's).
 template <class Red, class T>
-T* CombineRowFrontier(index_t r0, index_t r1, int depth, int cut, index_t w, index_t stride, T* parts,
-                      index_t& next) {
+T* CombineRowFrontier(index_t r0, index_t r1, int depth, int cut, index_t w, index_t stride,
+                      T* parts, index_t& next) {
   if (depth == cut || r1 - r0 <= kReduceRowLeaf) return parts + (next++) * stride;
   const index_t mid = r0 + (r1 - r0) / 2;
   T* acc = CombineRowFrontier<Red>(r0, mid, depth + 1, cut, w, stride, parts, next);
@@ -359,8 +360,8 @@ T* CombineRowFrontier(index_t r0, index_t r1, int depth, int cut, index_t w, ind
 // the partial rows are combined as the tree would. Every column's order depends only on len,
 // so the result is bit-identical for every thread count.
 template <class Red, class SV, class T>
-void ReduceColumns(index_t outer, index_t len, index_t inner, const T* x, index_t ld, index_t ostride,
-                   T* out) {
+void ReduceColumns(index_t outer, index_t len, index_t inner, const T* x, index_t ld,
+                   index_t ostride, T* out) {
   if (outer == 0 || inner == 0) return;
   const index_t ntiles = (inner + kReduceColTile - 1) / kReduceColTile;
   const index_t tw = std::min(inner, ((inner + ntiles - 1) / ntiles + 15) / 16 * 16);
