@@ -4,6 +4,7 @@
 
 #include <cmath>
 #include <cstdint>
+#include <cstdlib>
 #include <cstring>
 #include <random>
 #include <string>
@@ -229,22 +230,89 @@ TEST(Kernels, Cast) {
   kernel::Cast<float, float>(0, nullptr, nullptr);
 }
 
-TEST(Kernels, Transpose) {
-  for (auto rc : std::vector<std::pair<index_t, index_t>>{{0, 5}, {1, 1}, {31, 33}, {64, 96}, {100, 7}}) {
-    const index_t rows = rc.first, cols = rc.second, lds = cols + 3, ldd = rows + 2;
-    auto src = Random<float>(rows * lds, 21);
-    std::vector<float> dst(static_cast<size_t>(cols * ldd), -1.f);
+// Transpose of every element type the register path takes (4 and 8 bytes) and some it does
+// not (1 and 2 bytes), at sizes that are and are not multiples of the 16x16 / 8x8 squares and
+// the 64-row outer tiles, with padded and dense pitches, at 1 and 2 threads.
+template <class T>
+void CheckTranspose(index_t rows, index_t cols, index_t pad_s, index_t pad_d) {
+  const index_t lds = cols + pad_s, ldd = rows + pad_d;
+  std::vector<T> src(static_cast<size_t>(rows * lds));
+  for (size_t k = 0; k < src.size(); ++k)
+    src[k] = static_cast<T>(static_cast<int>(k * 7 + 1) % 127);
+  for (int threads : {1, 2}) {
+    const int saved = GetNumThreads();
+    SetNumThreads(threads);
+    std::vector<T> dst(static_cast<size_t>(cols * ldd), static_cast<T>(-1));
     kernel::Transpose(rows, cols, src.data(), lds, dst.data(), ldd);
+    SetNumThreads(saved);
     for (index_t j = 0; j < cols; ++j) {
       for (index_t i = 0; i < ldd; ++i) {
-        ASSERT_EQ(dst[j * ldd + i], i < rows ? src[i * lds + j] : -1.f) << i << "," << j;
+        const T want = i < rows ? src[static_cast<size_t>(i * lds + j)] : static_cast<T>(-1);
+        ASSERT_EQ(0, std::memcmp(&dst[static_cast<size_t>(j * ldd + i)], &want, sizeof(T)))
+            << rows << "x" << cols << " pads " << pad_s << "," << pad_d << " at " << i << "," << j
+            << " threads " << threads;
       }
+    }
+  }
+}
+
+TEST(Kernels, Transpose) {
+  for (auto rc : std::vector<std::pair<index_t, index_t>>{{0, 5},
+                                                          {5, 0},
+                                                          {1, 1},
+                                                          {31, 33},
+                                                          {64, 96},
+                                                          {100, 7},
+                                                          {16, 16},
+                                                          {17, 15},
+                                                          {8, 8},
+                                                          {130, 257},
+                                                          {257, 300},
+                                                          {64, 1030},
+                                                          {200, 64}}) {
+    for (auto pads : std::vector<std::pair<index_t, index_t>>{{0, 0}, {3, 2}, {16, 0}}) {
+      CheckTranspose<float>(rc.first, rc.second, pads.first, pads.second);
+      CheckTranspose<double>(rc.first, rc.second, pads.first, pads.second);
+      CheckTranspose<std::int32_t>(rc.first, rc.second, pads.first, pads.second);
+      CheckTranspose<std::int64_t>(rc.first, rc.second, pads.first, pads.second);
+      CheckTranspose<std::uint8_t>(rc.first, rc.second, pads.first, pads.second);
+      CheckTranspose<std::int16_t>(rc.first, rc.second, pads.first, pads.second);
+    }
+  }
+  // TransposeRun over a row range leaves the other rows' columns alone.
+  std::vector<float> src(40 * 50), dst(50 * 40, -1.f);
+  for (size_t k = 0; k < src.size(); ++k) src[k] = static_cast<float>(k);
+  kernel::TransposeRun(5, 37, 50, src.data(), 50, dst.data(), 40);
+  for (index_t j = 0; j < 50; ++j) {
+    for (index_t i = 0; i < 40; ++i) {
+      ASSERT_EQ(dst[j * 40 + i], i >= 5 && i < 37 ? src[i * 50 + j] : -1.f) << i << "," << j;
     }
   }
   float x = 0;
   EXPECT_THROW(kernel::Transpose(2, 3, &x, 2, &x, 2), Error);
   EXPECT_THROW(kernel::Transpose(2, 3, &x, 3, &x, 1), Error);
   EXPECT_THROW(kernel::Transpose(-2, 3, &x, 3, &x, 1), Error);
+}
+
+// Outputs of kTransposeStreamBytes and more with 64-byte aligned rows take the non-temporal
+// store path; unaligned ones (offset by one element) the ordinary one. Both exact.
+TEST(Kernels, TransposeLargeStreamed) {
+  const index_t rows = 1504, cols = 1400;  // 8.4 MB of floats, ldd * 4 a multiple of 64
+  ASSERT_GE(rows * cols * index_t(sizeof(float)), kernel::kTransposeStreamBytes);
+  const size_t n = static_cast<size_t>(rows * cols);
+  float* src = static_cast<float*>(std::aligned_alloc(64, n * sizeof(float)));
+  float* dst = static_cast<float*>(std::aligned_alloc(64, (n + 16) * sizeof(float)));
+  for (size_t k = 0; k < n; ++k) src[k] = static_cast<float>(k % 100003);
+  for (float* out : {dst, dst + 1}) {
+    kernel::Transpose(rows, cols, static_cast<const float*>(src), cols, out, rows);
+    for (index_t j = 0; j < cols; ++j) {
+      for (index_t i = 0; i < rows; ++i) {
+        ASSERT_EQ(out[j * rows + i], src[i * cols + j]) << i << "," << j;
+      }
+    }
+  }
+  std::free(src);
+  std::free(dst);
 }
 
 TEST(Kernels, NegativeCountThrows) {

@@ -128,6 +128,79 @@ TEST(Reduce, ThreadedBitIdentical) {
   EXPECT_EQ(0, std::memcmp(r1.data(), r2.data(), r1.size() * sizeof(float)));
 }
 
+// The threaded full reduction cuts the block tree at depth ceil(log2 threads): 3 and 4 threads
+// cut deeper than 2. Every split gives the serial bits, for float, double and an integer type.
+template <class T>
+void CheckSumThreads(index_t n, double lo, double hi) {
+  auto x = Values<T>(n, static_cast<std::uint64_t>(n) * 3 + 1, lo, hi);
+  const T serial = kernel::ReduceAllRun<kernel::red::sum>(n, x.data());
+  for (int t : {1, 2, 3, 4, 7}) {
+    ScopedThreads s(t);
+    const T got = kernel::Sum(n, x.data());
+    EXPECT_EQ(0, std::memcmp(&got, &serial, sizeof(T))) << "n=" << n << " threads=" << t;
+  }
+}
+TEST(Reduce, SumThreadSplitsBitIdentical) {
+  for (index_t n : {index_t(1) << 16, (index_t(1) << 20) + 2047, index_t(3000001)}) {
+    CheckSumThreads<float>(n, -1, 1);
+    CheckSumThreads<double>(n, -1, 1);
+    CheckSumThreads<std::int32_t>(n, -100, 100);
+  }
+}
+
+// Axis-0 reductions large enough to split rows across threads (the row tree cut at depth
+// ceil(log2(threads / tiles))) or columns into several tiles (inner > kReduceColTile), dense
+// and with a padded pitch: bit-identical for every thread count and within the column bound.
+TEST(Reduce, AxisThreadSplitsBitIdentical) {
+  struct Case {
+    index_t outer, len, inner, ld;
+  };
+  for (const Case c : {Case{1, 1000, 300, 300}, Case{1, 701, 4500, 4500}, Case{2, 600, 130, 130},
+                       Case{1, 5000, 16, 16}, Case{1, 3001, 33, 33}, Case{1, 1000, 300, 311},
+                       Case{1, 999, 37, 45}}) {
+    auto x =
+        Values<float>(c.outer * c.len * c.ld, static_cast<std::uint64_t>(c.len + c.inner), -1, 1);
+    auto run = [&](std::vector<float>& out) {
+      if (c.ld == c.inner) {
+        kernel::ReduceAxis<kernel::red::sum>(c.outer, c.len, c.inner, x.data(), out.data());
+      } else {
+        kernel::ReduceRows<kernel::red::sum>(c.len, c.inner, x.data(), c.ld, out.data());
+      }
+    };
+    std::vector<float> one(static_cast<size_t>(c.outer * c.inner));
+    {
+      ScopedThreads s(1);
+      run(one);
+    }
+    for (int t : {2, 3, 4}) {
+      ScopedThreads s(t);
+      std::vector<float> got(one.size(), -7.f);
+      run(got);
+      ASSERT_EQ(0, std::memcmp(got.data(), one.data(), one.size() * sizeof(float)))
+          << c.outer << "x" << c.len << "x" << c.inner << " ld " << c.ld << " threads " << t;
+    }
+    // Column bound of ReduceAxis's comment: (kReduceRowLeaf + ceil(log2(len / 32))) u sum |x|.
+    index_t levels = 0;
+    while ((index_t(kernel::kReduceRowLeaf) << levels) < c.len) ++levels;
+    const double ku = static_cast<double>(kernel::kReduceRowLeaf + levels) *
+                      std::numeric_limits<float>::epsilon() / 2;
+    for (index_t o = 0; o < c.outer; ++o) {
+      for (index_t j = 0; j < c.inner; ++j) {
+        long double exact = 0, abs_sum = 0;
+        for (index_t l = 0; l < c.len; ++l) {
+          const float v = x[static_cast<size_t>((o * c.len + l) * c.ld + j)];
+          exact += v;
+          abs_sum += std::fabs(v);
+        }
+        const float got = one[static_cast<size_t>(o * c.inner + j)];
+        ASSERT_LE(std::fabs(static_cast<double>(got - exact)),
+                  ku / (1 - ku) * static_cast<double>(abs_sum))
+            << "column " << j;
+      }
+    }
+  }
+}
+
 TEST(Reduce, MaxMin) {
   for (index_t n : {1, 5, 16, 17, 4099}) {
     auto x = Values<float>(n, static_cast<std::uint64_t>(n), -100, 100);

@@ -21,6 +21,7 @@
 #define SHADE_BACKEND_CPU_KERNELS_H_
 
 #include <algorithm>
+#include <cstdint>
 #include <cstring>
 #include <type_traits>
 #include <utility>
@@ -288,47 +289,179 @@ void Cast(index_t n, D* dst, const S* src) {
   ParallelFor(0, n, kMapGrain, [&](index_t b, index_t e) { CastRun(e - b, dst + b, src + b); });
 }
 
-/*! \brief Tile edge of the blocked transpose: a 32x32 float tile of source and destination
- *  (2 x 4 KiB) stays in L1 while both are walked. */
+/*! \brief Tile edge of the scalar blocked transpose (element types without the register
+ *  path, and the ragged edges): a 32x32 float tile of source and destination (2 x 4 KiB). */
 constexpr index_t kTransposeTile = 32;
+/*! \brief Source rows per outer tile of the transpose (also the unit threads split). */
+constexpr index_t kTransposeTileRows = 64;
+/*! \brief Source row bytes per outer tile of the transpose: with kTransposeTileRows rows the
+ *  tile touches 64 source and 256 (4-byte) destination rows, few enough pages for the TLB. */
+constexpr index_t kTransposeTileBytes = 1024;
 
-/*!
- * \brief One thread: dst[j][i] = src[i][j] for a rows x cols source with row pitch lds and a
- *  cols x rows destination with row pitch ldd, over source rows [r0, r1). Cache-blocked.
- */
+namespace detail {
+// The scalar transpose of the source block [i0, i1) x [j0, j1).
 template <class T>
-void TransposeRun(index_t r0, index_t r1, index_t cols, const T* src, index_t lds, T* dst, index_t ldd) {
+void TransposeScalar(index_t i0, index_t i1, index_t j0, index_t j1, const T* src, index_t lds,
+                     T* dst, index_t ldd) {
   constexpr index_t B = kTransposeTile;
-  for (index_t i0 = r0; i0 < r1; i0 += B) {
-    const index_t i1 = std::min(i0 + B, r1);
-    for (index_t j0 = 0; j0 < cols; j0 += B) {
-      const index_t j1 = std::min(j0 + B, cols);
-      if (i1 - i0 == B && j1 - j0 == B) {  // full tile: constant trip counts, unrolled by GCC
-        for (index_t j = 0; j < B; ++j) {
-          T* __restrict d = dst + (j0 + j) * ldd + i0;
-          const T* __restrict s = src + i0 * lds + j0 + j;
-          for (index_t i = 0; i < B; ++i) d[i] = s[i * lds];
-        }
-      } else {
-        for (index_t j = j0; j < j1; ++j) {
-          for (index_t i = i0; i < i1; ++i) dst[j * ldd + i] = src[i * lds + j];
-        }
+  for (index_t ib = i0; ib < i1; ib += B) {
+    const index_t ie = std::min(ib + B, i1);
+    for (index_t jb = j0; jb < j1; jb += B) {
+      const index_t je = std::min(jb + B, j1);
+      for (index_t j = jb; j < je; ++j) {
+        for (index_t i = ib; i < ie; ++i) dst[j * ldd + i] = src[i * lds + j];
       }
     }
   }
 }
 
-/*! \brief Threaded blocked transpose (see TransposeRun); src and dst must not overlap. */
+#if defined(__AVX512F__)
+// A register transpose of one cache line square: 16 rows of 16 4-byte elements, or 8 rows of 8
+// 8-byte elements. Each source row piece is one 64-byte load and each destination row piece
+// one 64-byte store, so every line is touched once, whole: the power-of-two pitches that make
+// all rows of a tile share one L1 set (16 KiB apart for 4096 floats) then cost nothing, while
+// a 32x32 scalar tile re-fetches lines that the set conflicts evicted. kStream writes with
+// non-temporal stores (no read-for-ownership of the destination; needs 64-byte aligned rows).
+template <bool kStream>
+SHADE_XINLINE void StoreLine(char* p, __m512i v) {
+  if constexpr (kStream) {
+    _mm512_stream_si512(reinterpret_cast<__m512i*>(p), v);
+  } else {
+    _mm512_storeu_si512(p, v);
+  }
+}
+// The 4x4 transpose of 128-bit lanes: with a = (a0 a1 a2 a3) etc., out[k] = (ak bk ck dk).
+SHADE_XINLINE void Exchange128(__m512i a, __m512i b, __m512i c, __m512i d, __m512i out[4]) {
+  const __m512i ab_lo = _mm512_shuffle_i32x4(a, b, 0x44), ab_hi = _mm512_shuffle_i32x4(a, b, 0xEE);
+  const __m512i cd_lo = _mm512_shuffle_i32x4(c, d, 0x44), cd_hi = _mm512_shuffle_i32x4(c, d, 0xEE);
+  out[0] = _mm512_shuffle_i32x4(ab_lo, cd_lo, 0x88);
+  out[1] = _mm512_shuffle_i32x4(ab_lo, cd_lo, 0xDD);
+  out[2] = _mm512_shuffle_i32x4(ab_hi, cd_hi, 0x88);
+  out[3] = _mm512_shuffle_i32x4(ab_hi, cd_hi, 0xDD);
+}
+template <bool kStream>
+SHADE_XINLINE void Transpose16x16x4(const char* s, size_t lds, char* d, size_t ldd) {
+  __m512i r[16], t[16];
+  for (int k = 0; k < 16; ++k) r[k] = _mm512_loadu_si512(s + k * lds);
+  for (int k = 0; k < 16; k += 2) {  // pairs of rows, 32-bit interleave within 128-bit lanes
+    t[k] = _mm512_unpacklo_epi32(r[k], r[k + 1]);
+    t[k + 1] = _mm512_unpackhi_epi32(r[k], r[k + 1]);
+  }
+  // Groups of 4 rows: lane k of r[4g + m] = rows 4g..4g+3 of column 4k + m.
+  for (int g = 0; g < 16; g += 4) {
+    r[g] = _mm512_unpacklo_epi64(t[g], t[g + 2]);
+    r[g + 1] = _mm512_unpackhi_epi64(t[g], t[g + 2]);
+    r[g + 2] = _mm512_unpacklo_epi64(t[g + 1], t[g + 3]);
+    r[g + 3] = _mm512_unpackhi_epi64(t[g + 1], t[g + 3]);
+  }
+  for (int m = 0; m < 4; ++m) {  // column 4k + m = lane k of r[m], r[4 + m], r[8 + m], r[12 + m]
+    __m512i o[4];
+    Exchange128(r[m], r[4 + m], r[8 + m], r[12 + m], o);
+    for (int k = 0; k < 4; ++k) StoreLine<kStream>(d + (4 * k + m) * ldd, o[k]);
+  }
+}
+template <bool kStream>
+SHADE_XINLINE void Transpose8x8x8(const char* s, size_t lds, char* d, size_t ldd) {
+  __m512i r[8], t[8];
+  for (int k = 0; k < 8; ++k) r[k] = _mm512_loadu_si512(s + k * lds);
+  for (int k = 0; k < 8; k += 2) {  // lane k of t[2p + m] = rows 2p, 2p+1 of column 2k + m
+    t[k] = _mm512_unpacklo_epi64(r[k], r[k + 1]);
+    t[k + 1] = _mm512_unpackhi_epi64(r[k], r[k + 1]);
+  }
+  for (int m = 0; m < 2; ++m) {
+    __m512i o[4];
+    Exchange128(t[m], t[2 + m], t[4 + m], t[6 + m], o);
+    for (int k = 0; k < 4; ++k) StoreLine<kStream>(d + (2 * k + m) * ldd, o[k]);
+  }
+}
+template <class T>
+constexpr bool kTransposeRegister = std::is_trivially_copyable<T>::value &&
+                                    (sizeof(T) == 4 || sizeof(T) == 8);
+#else
+template <class T>
+constexpr bool kTransposeRegister = false;
+#endif
+
+// Source rows [r0, r1): outer tiles of kTransposeTileRows x (kTransposeTileBytes / sizeof(T));
+// inside them line squares through registers, the ragged right and bottom edges scalar.
+template <bool kStream, class T>
+void TransposeRange(index_t r0, index_t r1, index_t cols, const T* src, index_t lds, T* dst,
+                    index_t ldd) {
+#if defined(__AVX512F__)
+  if constexpr (kTransposeRegister<T>) {
+    constexpr index_t L = 64 / sizeof(T);  // elements per line and rows per square
+    constexpr index_t TJ = kTransposeTileBytes / sizeof(T);
+    const size_t lds_b = static_cast<size_t>(lds) * sizeof(T),
+                 ldd_b = static_cast<size_t>(ldd) * sizeof(T);
+    for (index_t I0 = r0; I0 < r1; I0 += kTransposeTileRows) {
+      const index_t I1 = std::min(I0 + kTransposeTileRows, r1);
+      const index_t Ifull = I0 + (I1 - I0) / L * L;
+      for (index_t J0 = 0; J0 < cols; J0 += TJ) {
+        const index_t J1 = std::min(J0 + TJ, cols);
+        const index_t Jfull = J0 + (J1 - J0) / L * L;
+        for (index_t i = I0; i < Ifull; i += L) {
+          for (index_t j = J0; j < Jfull; j += L) {
+            const char* s = reinterpret_cast<const char*>(src + i * lds + j);
+            char* d = reinterpret_cast<char*>(dst + j * ldd + i);
+            if constexpr (sizeof(T) == 4) {
+              Transpose16x16x4<kStream>(s, lds_b, d, ldd_b);
+            } else {
+              Transpose8x8x8<kStream>(s, lds_b, d, ldd_b);
+            }
+          }
+        }
+        if (Jfull < J1) TransposeScalar(I0, Ifull, Jfull, J1, src, lds, dst, ldd);
+        if (Ifull < I1) TransposeScalar(Ifull, I1, J0, J1, src, lds, dst, ldd);
+      }
+    }
+    if constexpr (kStream) _mm_sfence();  // order the non-temporal stores before the join
+    return;
+  }
+#endif
+  TransposeScalar(r0, r1, 0, cols, src, lds, dst, ldd);
+}
+}  // namespace detail
+
+/*!
+ * \brief One thread: dst[j][i] = src[i][j] for a rows x cols source with row pitch lds and a
+ *  cols x rows destination with row pitch ldd, over source rows [r0, r1). 4- and 8-byte
+ *  element types go through AVX-512 register transposes of 64-byte line squares where the
+ *  target has them; other types and targets (and ragged edges) use 32x32 scalar tiles.
+ */
+template <class T>
+void TransposeRun(index_t r0, index_t r1, index_t cols, const T* src, index_t lds, T* dst,
+                  index_t ldd) {
+  detail::TransposeRange<false>(r0, r1, cols, src, lds, dst, ldd);
+}
+
+/*! \brief Destination bytes from which Transpose writes with non-temporal stores (the output
+ *  would not stay in the two cores' 4 MiB of L2 anyway; the stores skip reading it first). */
+constexpr index_t kTransposeStreamBytes = index_t(8) << 20;
+
+/*!
+ * \brief Threaded transpose (see TransposeRun); src and dst must not overlap. Threads take
+ *  whole outer tiles (kTransposeTileRows source rows); every element is a plain copy, so the
+ *  result does not depend on the split.
+ */
 template <class T>
 void Transpose(index_t rows, index_t cols, const T* src, index_t lds, T* dst, index_t ldd) {
   SHADE_CHECK(rows >= 0 && cols >= 0) << "Transpose: negative size " << rows << "x" << cols;
   SHADE_CHECK_GE(lds, cols) << "Transpose: source pitch smaller than its row length";
   SHADE_CHECK_GE(ldd, rows) << "Transpose: destination pitch smaller than its row length";
   if (rows == 0 || cols == 0) return;
-  const index_t tiles = (rows + kTransposeTile - 1) / kTransposeTile;
-  const index_t grain = std::max<index_t>(1, kMapGrain / (kTransposeTile * cols));
+  const bool stream =
+      detail::kTransposeRegister<T> && rows * cols * index_t(sizeof(T)) >= kTransposeStreamBytes &&
+      reinterpret_cast<std::uintptr_t>(dst) % 64 == 0 && (ldd * index_t(sizeof(T))) % 64 == 0 &&
+      (kTransposeTileRows * index_t(sizeof(T))) % 64 == 0;
+  const index_t tiles = (rows + kTransposeTileRows - 1) / kTransposeTileRows;
+  const index_t grain = std::max<index_t>(1, kMapGrain / (kTransposeTileRows * cols));
   ParallelFor(0, tiles, grain, [&](index_t b, index_t e) {
-    TransposeRun(b * kTransposeTile, std::min(rows, e * kTransposeTile), cols, src, lds, dst, ldd);
+    const index_t r0 = b * kTransposeTileRows, r1 = std::min(rows, e * kTransposeTileRows);
+    if (stream) {
+      detail::TransposeRange<true>(r0, r1, cols, src, lds, dst, ldd);
+    } else {
+      detail::TransposeRange<false>(r0, r1, cols, src, lds, dst, ldd);
+    }
   });
 }
 

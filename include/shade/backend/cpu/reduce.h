@@ -15,19 +15,23 @@
  *
  * ## Summation order and error bound
  * The data is cut into fixed blocks of kReduceBlock elements. Inside a block, 4 vector
- * accumulators of N lanes take every 4N-th element in turn, then they are combined
- * ((a0+a1)+(a2+a3)) and their N lanes summed in order. Block results are combined by a
- * balanced binary tree (split at the middle block). The order depends only on n and the compile
- * target, never on the thread count, so threaded results are bit-identical to serial ones. Every
- * element goes through at most
- *   k(n) = ceil(kReduceBlock / (4N)) + 3 + (N - 1) + ceil(log2(ceil(n / kReduceBlock)))
+ * accumulators of N lanes take every 4N-th element in turn (a partial last vector, padded with
+ * the identity, goes into the second), then they are combined ((a0+a1)+(a2+a3)) into one
+ * vector per block. Block vectors are combined by a balanced binary tree (split at the middle
+ * block), lanewise; only the root's N lanes are summed, in order. The order depends only on
+ * n and the compile target, never on the thread count (threads compute whole subtrees of the
+ * same tree), so threaded results are bit-identical to serial ones. Every element goes
+ * through at most
+ *   k(n) = ceil(kReduceBlock / (4N)) + 3 + ceil(log2(ceil(n / kReduceBlock))) + (N - 1)
  * roundings, so for a float/double sum (unit roundoff u = eps/2)
  *   |computed - exact| <= k(n) u / (1 - k(n) u) * sum |x_i|        (SumErrorBound below).
- * For 2^25 floats with AVX-512 (N = 16) k = 32 + 3 + 15 + 14 = 64: relative error <= 3.8e-6 of
+ * For 2^25 floats with AVX-512 (N = 16) k = 32 + 3 + 14 + 15 = 64: relative error <= 3.8e-6 of
  * sum |x_i|, against ~2^25 u = 2 for a naive running sum.
  */
 #ifndef SHADE_BACKEND_CPU_REDUCE_H_
 #define SHADE_BACKEND_CPU_REDUCE_H_
+
+#include <hwy/cache_control.h>
 
 #include <cmath>
 #include <cstring>
@@ -48,10 +52,17 @@ namespace kernel {
 
 /*! \brief Elements per leaf block of a full reduction (fixed: it defines the summation order). */
 constexpr index_t kReduceBlock = 2048;
+/*! \brief How far ahead (bytes) the full reduction's block loop prefetches. */
+constexpr index_t kReducePrefetchBytes = 1536;
 /*! \brief Rows per leaf of the axis reduction's pairwise tree over rows. */
 constexpr index_t kReduceRowLeaf = 32;
-/*! \brief Columns per tile of the axis reduction (vectorised across; threads split tiles). */
-constexpr index_t kReduceColTile = 512;
+/*!
+ * \brief Widest column tile of the axis reduction (vectorised across). Wide on purpose: with a
+ *  tile as wide as the row, a leaf's rows are one contiguous stream (4096 columns: 7.8 ms
+ *  against 11 ms with 512-column tiles that walk 2 KiB pieces of 16 KiB-apart rows); the
+ *  accumulator row (16 KiB of floats) stays in L1.
+ */
+constexpr index_t kReduceColTile = 4096;
 
 /*!
  * \brief The reducers are expr/op.h's `shade::red::sum`, maximum, minimum (with their packet
@@ -78,32 +89,42 @@ SHADE_XINLINE T InitValue() {
   return v;
 }
 
-// One leaf block (any length), serial. The order is documented in the file comment.
+// The accumulator of the full reduction is one vector of N lanes on the packet path (a block's
+// accumulators fold into it and the block tree combines whole vectors; the N lanes are folded
+// only once, at the root) and one T otherwise. Folding lanes per block instead cost a store and
+// N - 1 dependent scalar operations every kReduceBlock elements.
+
+// One leaf block (any length), serial, as an accumulator. The order is in the file comment.
+// `avail` (>= n) elements are readable from x on: the loop prefetches kReducePrefetchBytes ahead
+// within them, into the next block. One thread alone does not keep enough line fills in flight
+// for the memory bandwidth; 1-1.5 KiB ahead measured 15.0-15.2 ms against 16.8 ms without for
+// 2^25 floats at 1 thread (256 B and 3 KiB ahead: no better than none).
 template <class Red, class T>
-T ReduceBlock(index_t n, const T* x) {
+HWY_INLINE auto ReduceBlockAcc(index_t n, const T* x, index_t avail) {
   const T init = InitValue<Red, T>();
   if constexpr (kReducePacket<Red, T>) {
     const packet::Tag<T> d;
     const index_t N = static_cast<index_t>(hn::Lanes(d));
     auto a0 = hn::Set(d, init), a1 = a0, a2 = a0, a3 = a0;
+    const index_t ahead = kReducePrefetchBytes / static_cast<index_t>(sizeof(T));
     index_t i = 0;
     for (; i + 4 * N <= n; i += 4 * N) {
+      if (i + ahead + 4 * N <= avail) {
+        const char* p = reinterpret_cast<const char*>(x + i + ahead);
+        for (size_t b = 0; b < 4 * N * sizeof(T); b += 64) hwy::Prefetch(p + b);
+      }
       a0 = Red::ReducePacket(d, a0, hn::LoadU(d, x + i));
       a1 = Red::ReducePacket(d, a1, hn::LoadU(d, x + i + N));
       a2 = Red::ReducePacket(d, a2, hn::LoadU(d, x + i + 2 * N));
       a3 = Red::ReducePacket(d, a3, hn::LoadU(d, x + i + 3 * N));
     }
     for (; i + N <= n; i += N) a0 = Red::ReducePacket(d, a0, hn::LoadU(d, x + i));
-    TailBuf<T> buf;
     if (i < n) {  // tail padded with the identity
+      TailBuf<T> buf;
       for (index_t k = 0; k < N; ++k) buf.v[k] = i + k < n ? x[i + k] : init;
       a1 = Red::ReducePacket(d, a1, hn::Load(d, buf.v));
     }
-    a0 = Red::ReducePacket(d, Red::ReducePacket(d, a0, a1), Red::ReducePacket(d, a2, a3));
-    hn::Store(a0, d, buf.v);
-    T r = buf.v[0];
-    for (index_t k = 1; k < N; ++k) Red::Reduce(r, buf.v[k]);
-    return r;
+    return Red::ReducePacket(d, Red::ReducePacket(d, a0, a1), Red::ReducePacket(d, a2, a3));
   } else {
     T r = init;
     for (index_t i = 0; i < n; ++i) Red::Reduce(r, x[i]);
@@ -111,26 +132,70 @@ T ReduceBlock(index_t n, const T* x) {
   }
 }
 
+template <class Red, class T, class A>
+HWY_INLINE A CombineAcc(A a, A b) {
+  if constexpr (kReducePacket<Red, T>) {
+    return Red::ReducePacket(packet::Tag<T>(), a, b);
+  } else {
+    Red::Reduce(a, b);
+    return a;
+  }
+}
+
+// Folds an accumulator's lanes in order (lane 0 first) into the result.
+template <class Red, class T, class A>
+HWY_INLINE T FinishAcc(A a) {
+  if constexpr (kReducePacket<Red, T>) {
+    const packet::Tag<T> d;
+    TailBuf<T> buf;
+    hn::Store(a, d, buf.v);
+    T r = buf.v[0];
+    for (size_t k = 1; k < hn::Lanes(d); ++k) Red::Reduce(r, buf.v[k]);
+    return r;
+  } else {
+    return a;
+  }
+}
+
 // Balanced tree over blocks [lo, hi) of x (n elements), computing each leaf on demand.
 template <class Red, class T>
-T ReduceTree(index_t lo, index_t hi, index_t n, const T* x) {
+auto ReduceTreeAcc(index_t lo, index_t hi, index_t n, const T* x) {
   if (hi - lo == 1) {
     const index_t b = lo * kReduceBlock;
-    return ReduceBlock<Red>(std::min(kReduceBlock, n - b), x + b);
+    return ReduceBlockAcc<Red>(std::min(kReduceBlock, n - b), x + b, n - b);
   }
   const index_t mid = lo + (hi - lo) / 2;
-  T r = ReduceTree<Red>(lo, mid, n, x);
-  Red::Reduce(r, ReduceTree<Red>(mid, hi, n, x));
-  return r;
+  const auto l = ReduceTreeAcc<Red>(lo, mid, n, x);
+  return CombineAcc<Red, T>(l, ReduceTreeAcc<Red>(mid, hi, n, x));
 }
-// The same tree over precomputed leaf values.
-template <class Red, class T>
-T CombineTree(index_t lo, index_t hi, const T* leaves) {
-  if (hi - lo == 1) return leaves[lo];
+
+// The nodes of that tree at depth `cut` (or leaves above it), left to right: the pieces a
+// threaded reduction computes independently.
+inline void TreeFrontier(index_t lo, index_t hi, int depth, int cut, std::vector<index_t>& bounds) {
+  if (depth == cut || hi - lo == 1) {
+    bounds.push_back(hi);
+    return;
+  }
   const index_t mid = lo + (hi - lo) / 2;
-  T r = CombineTree<Red>(lo, mid, leaves);
-  Red::Reduce(r, CombineTree<Red>(mid, hi, leaves));
-  return r;
+  TreeFrontier(lo, mid, depth + 1, cut, bounds);
+  TreeFrontier(mid, hi, depth + 1, cut, bounds);
+}
+// The top of the tree above the frontier: combines the frontier's accumulators (stored N lanes
+// each in acc, consumed left to right through *next) in the same order as ReduceTreeAcc.
+template <class Red, class T>
+auto CombineFrontier(index_t lo, index_t hi, int depth, int cut, const T* acc, index_t& next) {
+  if (depth == cut || hi - lo == 1) {
+    const index_t k = next++;
+    if constexpr (kReducePacket<Red, T>) {
+      const packet::Tag<T> d;
+      return hn::LoadU(d, acc + k * static_cast<index_t>(hn::Lanes(d)));
+    } else {
+      return acc[k];
+    }
+  }
+  const index_t mid = lo + (hi - lo) / 2;
+  const auto l = CombineFrontier<Red>(lo, mid, depth + 1, cut, acc, next);
+  return CombineAcc<Red, T>(l, CombineFrontier<Red>(mid, hi, depth + 1, cut, acc, next));
 }
 }  // namespace detail
 
@@ -166,24 +231,42 @@ inline double SumErrorBound(index_t n, double abs_sum) {
 template <class Red, class T>
 T ReduceAllRun(index_t n, const T* x) {
   if (n <= 0) return detail::InitValue<Red, T>();
-  return detail::ReduceTree<Red>(0, (n + kReduceBlock - 1) / kReduceBlock, n, x);
+  return detail::FinishAcc<Red, T>(
+      detail::ReduceTreeAcc<Red>(0, (n + kReduceBlock - 1) / kReduceBlock, n, x));
 }
 
-/*! \brief Threaded full reduction; bit-identical to ReduceAllRun for every thread count. */
+/*!
+ * \brief Threaded full reduction; bit-identical to ReduceAllRun for every thread count: the
+ *  threads compute whole subtrees of the same block tree (its nodes at depth ceil(log2 threads))
+ *  and the calling thread combines them as the serial recursion would.
+ */
 template <class Red, class T>
 T ReduceAll(index_t n, const T* x) {
   SHADE_CHECK_GE(n, 0) << "ReduceAll: negative element count";
   const index_t blocks = (n + kReduceBlock - 1) / kReduceBlock;
   const index_t grain = std::max<index_t>(1, kMapGrain / kReduceBlock);
-  if (blocks < 2 * grain || GetNumThreads() == 1 || InParallelRegion()) return ReduceAllRun<Red>(n, x);
-  std::vector<T> leaves(static_cast<size_t>(blocks));
-  ParallelFor(0, blocks, grain, [&](index_t b, index_t e) {
-    for (index_t i = b; i < e; ++i) {
-      const index_t o = i * kReduceBlock;
-      leaves[static_cast<size_t>(i)] = detail::ReduceBlock<Red>(std::min(kReduceBlock, n - o), x + o);
+  const int threads = GetNumThreads();
+  if (blocks < 2 * grain || threads == 1 || InParallelRegion()) return ReduceAllRun<Red>(n, x);
+  int cut = 0;
+  while ((1 << cut) < threads) ++cut;
+  std::vector<index_t> bounds{0};
+  detail::TreeFrontier(0, blocks, 0, cut, bounds);
+  const index_t pieces = static_cast<index_t>(bounds.size()) - 1;
+  const index_t lanes = ReduceLanes<Red, T>();
+  std::vector<T> acc(static_cast<size_t>(pieces * lanes));
+  ParallelFor(0, pieces, 1, [&](index_t b, index_t e) {
+    for (index_t p = b; p < e; ++p) {
+      const auto a = detail::ReduceTreeAcc<Red>(bounds[p], bounds[p + 1], n, x);
+      if constexpr (detail::kReducePacket<Red, T>) {
+        hn::StoreU(a, packet::Tag<T>(), acc.data() + p * lanes);
+      } else {
+        acc[static_cast<size_t>(p)] = a;
+      }
     }
   });
-  return detail::CombineTree<Red>(0, blocks, leaves.data());
+  index_t next = 0;
+  return detail::FinishAcc<Red, T>(
+      detail::CombineFrontier<Red>(0, blocks, 0, cut, acc.data(), next));
 }
 
 /*! \brief Sum of x[0..n), within SumErrorBound (threaded). */
@@ -211,7 +294,9 @@ void Axis0Tile(index_t r0, index_t r1, index_t w, const T* x, index_t ld, T* acc
       if constexpr (kReducePacket<Red, T>) {
         const packet::Tag<T> d;
         const index_t N = static_cast<index_t>(hn::Lanes(d));
+        const index_t ahead = kReducePrefetchBytes / static_cast<index_t>(sizeof(T));
         for (; j + N <= w; j += N) {
+          if (j + ahead < w) hwy::Prefetch(row + j + ahead);
           hn::StoreU(Red::ReducePacket(d, hn::LoadU(d, acc + j), hn::LoadU(d, row + j)), d, acc + j);
         }
       }
@@ -242,6 +327,86 @@ inline index_t TreeDepth(index_t rows) {
   return depth;
 }
 
+// The nodes of Axis0Tile's row tree over [r0, r1) at depth `cut` (or leaves above it), left to
+// right, as the end rows of consecutive row ranges.
+inline void RowFrontier(index_t r0, index_t r1, int depth, int cut, std::vector<index_t>& bounds) {
+  if (depth == cut || r1 - r0 <= kReduceRowLeaf) {
+    bounds.push_back(r1);
+    return;
+  }
+  const index_t mid = r0 + (r1 - r0) / 2;
+  RowFrontier(r0, mid, depth + 1, cut, bounds);
+  RowFrontier(mid, r1, depth + 1, cut, bounds);
+}
+// Combines the w-wide rows of the frontier pieces (parts, `stride` apart, taken left to right
+// through *next) as Axis0Tile's tree does: the left node accumulates the right one. Returns the
+// row holding the result (the leftmost piece's).
+template <class Red, class T>
+T* CombineRowFrontier(index_t r0, index_t r1, int depth, int cut, index_t w, index_t stride,
+                      T* parts, index_t& next) {
+  if (depth == cut || r1 - r0 <= kReduceRowLeaf) return parts + (next++) * stride;
+  const index_t mid = r0 + (r1 - r0) / 2;
+  T* acc = CombineRowFrontier<Red>(r0, mid, depth + 1, cut, w, stride, parts, next);
+  const T* rhs = CombineRowFrontier<Red>(mid, r1, depth + 1, cut, w, stride, parts, next);
+  for (index_t j = 0; j < w; ++j) Red::Reduce(acc[j], rhs[j]);
+  return acc;
+}
+
+// Axis reduction with inner > 1: out[o * inner + j] = SV(.., Red over l of x[o * ostride +
+// l * ld + j]). Work items are (outer index, column tile, row piece). Column tiles are as wide
+// as kReduceColTile allows (equal widths, rounded to 16 columns). When there are fewer
+// (outer, tile) pairs than threads, the row tree is cut at depth ceil(log2(threads / pairs)):
+// each thread reduces whole subtrees (contiguous row ranges, streamed) into a partial row and
+// the partial rows are combined as the tree would. Every column's order depends only on len,
+// so the result is bit-identical for every thread count.
+template <class Red, class SV, class T>
+void ReduceColumns(index_t outer, index_t len, index_t inner, const T* x, index_t ld,
+                   index_t ostride, T* out) {
+  if (outer == 0 || inner == 0) return;
+  const index_t ntiles = (inner + kReduceColTile - 1) / kReduceColTile;
+  const index_t tw = std::min(inner, ((inner + ntiles - 1) / ntiles + 15) / 16 * 16);
+  const index_t tiles = (inner + tw - 1) / tw;
+  const index_t units = outer * tiles;
+  int cut = 0;
+  const int threads = GetNumThreads();
+  if (threads > 1 && !InParallelRegion() && len > 2 * kReduceRowLeaf && len * tw >= 4 * kMapGrain) {
+    while (cut < 8 && (units << cut) < threads) ++cut;
+  }
+  std::vector<index_t> bounds{0};
+  if (len > 0) RowFrontier(0, len, 0, cut, bounds);
+  const index_t pieces = std::max<index_t>(1, static_cast<index_t>(bounds.size()) - 1);
+  const index_t depth = TreeDepth(std::max<index_t>(len, 1));
+  const index_t piece_work = std::max<index_t>(1, (len / pieces) * tw);
+  const index_t grain = std::max<index_t>(1, kMapGrain / piece_work);
+  std::vector<T> parts(pieces > 1 ? static_cast<size_t>(units * pieces * tw) : 0);
+  auto save = [&](index_t u, const T* acc) {
+    const index_t o = u / tiles, c0 = (u % tiles) * tw, w = std::min(tw, inner - c0);
+    T* dst = out + o * inner + c0;
+    for (index_t j = 0; j < w; ++j) SV::Save(dst[j], acc[j]);
+  };
+  ParallelFor(0, units * pieces, grain, [&](index_t b, index_t e) {
+    std::vector<T> buf(static_cast<size_t>(tw * (depth + 1)));
+    for (index_t t = b; t < e; ++t) {
+      const index_t u = t / pieces, p = t % pieces;
+      const index_t o = u / tiles, c0 = (u % tiles) * tw, w = std::min(tw, inner - c0);
+      T* acc = pieces > 1 ? parts.data() + t * tw : buf.data();
+      if (len == 0) {
+        for (index_t j = 0; j < w; ++j) acc[j] = InitValue<Red, T>();
+      } else {
+        Axis0Tile<Red>(bounds[p], bounds[p + 1], w, x + o * ostride + c0, ld, acc, buf.data() + tw);
+      }
+      if (pieces == 1) save(u, acc);
+    }
+  });
+  if (pieces > 1) {
+    for (index_t u = 0; u < units; ++u) {
+      const index_t w = std::min(tw, inner - (u % tiles) * tw);
+      index_t next = 0;
+      save(u, CombineRowFrontier<Red>(0, len, 0, cut, w, tw, parts.data() + u * pieces * tw, next));
+    }
+  }
+}
+
 inline void CheckReduceArgs(index_t outer, index_t len, index_t inner, const char* who) {
   SHADE_CHECK(outer >= 0 && len >= 0 && inner >= 0)
       << who << ": negative extent outer=" << outer << " len=" << len << " inner=" << inner;
@@ -270,26 +435,7 @@ void ReduceAxis(index_t outer, index_t len, index_t inner, const T* x, T* out) {
     });
     return;
   }
-  const index_t tiles = (inner + kReduceColTile - 1) / kReduceColTile;
-  const index_t tile_work = std::max<index_t>(1, len * std::min(inner, kReduceColTile));
-  const index_t grain = std::max<index_t>(1, kMapGrain / tile_work);
-  const index_t depth = detail::TreeDepth(std::max<index_t>(len, 1));
-  ParallelFor(0, outer * tiles, grain, [&](index_t b, index_t e) {
-    std::vector<T> buf(static_cast<size_t>(kReduceColTile * (depth + 1)));
-    for (index_t t = b; t < e; ++t) {
-      const index_t o = t / tiles, c0 = (t % tiles) * kReduceColTile;
-      const index_t w = std::min(kReduceColTile, inner - c0);
-      const T* src = x + o * len * inner + c0;
-      T* acc = buf.data();
-      if (len == 0) {
-        for (index_t j = 0; j < w; ++j) acc[j] = detail::InitValue<Red, T>();
-      } else {
-        detail::Axis0Tile<Red>(0, len, w, src, inner, acc, acc + kReduceColTile);
-      }
-      T* dst = out + o * inner + c0;
-      for (index_t j = 0; j < w; ++j) SV::Save(dst[j], acc[j]);
-    }
-  });
+  detail::ReduceColumns<Red, SV>(outer, len, inner, x, inner, len * inner, out);
 }
 
 /*! \brief out[j] = SV(out[j], Red over rows of x[i][j]) for a rows x cols matrix with row pitch
@@ -299,22 +445,7 @@ void ReduceRows(index_t rows, index_t cols, const T* x, index_t ld, T* out) {
   SHADE_CHECK(rows >= 0 && cols >= 0) << "ReduceRows: negative size " << rows << "x" << cols;
   SHADE_CHECK_GE(ld, cols) << "ReduceRows: row pitch smaller than the row length";
   if (ld == cols) return ReduceAxis<Red, SV>(1, rows, cols, x, out);
-  if (cols == 0) return;
-  const index_t tiles = (cols + kReduceColTile - 1) / kReduceColTile;
-  const index_t depth = detail::TreeDepth(std::max<index_t>(rows, 1));
-  const index_t grain = std::max<index_t>(1, kMapGrain / std::max<index_t>(1, rows * kReduceColTile));
-  ParallelFor(0, tiles, grain, [&](index_t b, index_t e) {
-    std::vector<T> buf(static_cast<size_t>(kReduceColTile * (depth + 1)));
-    for (index_t t = b; t < e; ++t) {
-      const index_t c0 = t * kReduceColTile, w = std::min(kReduceColTile, cols - c0);
-      if (rows == 0) {
-        for (index_t j = 0; j < w; ++j) buf[j] = detail::InitValue<Red, T>();
-      } else {
-        detail::Axis0Tile<Red>(0, rows, w, x + c0, ld, buf.data(), buf.data() + kReduceColTile);
-      }
-      for (index_t j = 0; j < w; ++j) SV::Save(out[c0 + j], buf[j]);
-    }
-  });
+  detail::ReduceColumns<Red, SV>(1, rows, cols, x, ld, 0, out);
 }
 
 /*! \brief out[i] = SV(out[i], Red over x[i][0..cols)) for a rows x cols matrix with pitch ld. */
