@@ -249,9 +249,13 @@ void BM_W3_xtensor(benchmark::State& st) {
 // the cache hierarchy or by the destination's write-allocate traffic.
 struct ScaleOp {
   template <class T>
-  static T Map(T a) { return a * T(1.0001); }
+  static T Map(T a) {
+    return a * T(1.0001);
+  }
   template <class D, class V>
-  static V MapPacket(D d, V a) { return hn::Mul(a, hn::Set(d, hn::TFromD<D>(1.0001))); }
+  static V MapPacket(D d, V a) {
+    return hn::Mul(a, hn::Set(d, hn::TFromD<D>(1.0001)));
+  }
 };
 void BM_W3_floor_hand(benchmark::State& st) {
   Buffer<float> a(kMathN), b(kMathN, -4, 4);
@@ -267,7 +271,8 @@ void BM_W3_floor_shade(benchmark::State& st) {
   SetThreads(1);
   Buffer<float> a(kMathN), b(kMathN, -4, 4);
   for (auto _ : st) {
-    kernel::MapUnary<kernel::sv::saveto, ScaleOp>(kMathN, a.data(), static_cast<const float*>(b.data()));
+    kernel::MapUnary<kernel::sv::saveto, ScaleOp>(kMathN, a.data(),
+                                                  static_cast<const float*>(b.data()));
     benchmark::ClobberMemory();
   }
   st.SetItemsProcessed(st.iterations() * kMathN);
@@ -278,7 +283,8 @@ void BM_W3_floor_stream(benchmark::State& st) {
   const index_t lanes = static_cast<index_t>(hn::Lanes(d));
   for (auto _ : st) {
     const auto s = hn::Set(d, 1.0001f);
-    for (index_t i = 0; i + lanes <= kMathN; i += lanes) hn::Stream(hn::Mul(hn::Load(d, b.data() + i), s), d, a.data() + i);
+    for (index_t i = 0; i + lanes <= kMathN; i += lanes)
+      hn::Stream(hn::Mul(hn::Load(d, b.data() + i), s), d, a.data() + i);
     benchmark::ClobberMemory();
   }
   st.SetItemsProcessed(st.iterations() * kMathN);
