@@ -243,6 +243,52 @@ void BM_W3_xtensor(benchmark::State& st) {
   }
   st.SetItemsProcessed(st.iterations() * kMathN);
 }
+// The memory floor of W3: the same arrays and traffic with one multiply per element, so the
+// difference to BM_W3_*_shade is the math's compute cost. _stream writes with non-temporal
+// stores (no read-for-ownership of the destination), which shows whether the floor is set by
+// the cache hierarchy or by the destination's write-allocate traffic.
+struct ScaleOp {
+  template <class T>
+  static T Map(T a) {
+    return a * T(1.0001);
+  }
+  template <class D, class V>
+  static V MapPacket(D d, V a) {
+    return hn::Mul(a, hn::Set(d, hn::TFromD<D>(1.0001)));
+  }
+};
+void BM_W3_floor_hand(benchmark::State& st) {
+  Buffer<float> a(kMathN), b(kMathN, -4, 4);
+  float* __restrict pa = a.data();
+  const float* __restrict pb = b.data();
+  for (auto _ : st) {
+    for (index_t i = 0; i < kMathN; ++i) pa[i] = pb[i] * 1.0001f;
+    benchmark::ClobberMemory();
+  }
+  st.SetItemsProcessed(st.iterations() * kMathN);
+}
+void BM_W3_floor_shade(benchmark::State& st) {
+  SetThreads(1);
+  Buffer<float> a(kMathN), b(kMathN, -4, 4);
+  for (auto _ : st) {
+    kernel::MapUnary<kernel::sv::saveto, ScaleOp>(kMathN, a.data(),
+                                                  static_cast<const float*>(b.data()));
+    benchmark::ClobberMemory();
+  }
+  st.SetItemsProcessed(st.iterations() * kMathN);
+}
+void BM_W3_floor_stream(benchmark::State& st) {
+  Buffer<float> a(kMathN), b(kMathN, -4, 4);
+  const hn::ScalableTag<float> d;
+  const index_t lanes = static_cast<index_t>(hn::Lanes(d));
+  for (auto _ : st) {
+    const auto s = hn::Set(d, 1.0001f);
+    for (index_t i = 0; i + lanes <= kMathN; i += lanes)
+      hn::Stream(hn::Mul(hn::Load(d, b.data() + i), s), d, a.data() + i);
+    benchmark::ClobberMemory();
+  }
+  st.SetItemsProcessed(st.iterations() * kMathN);
+}
 #ifdef SHADE_BENCH_HAVE_TORCH
 template <bool kTanh>
 void BM_W3_torch(benchmark::State& st) {
@@ -312,6 +358,9 @@ BENCHMARK_TEMPLATE(BM_W3_hand, TanhOp)->Name("BM_W3_tanh_hand")->Apply(Threads);
 BENCHMARK_TEMPLATE(BM_W3_eigen_tensor, true)->Name("BM_W3_tanh_eigen_tensor")->Apply(Threads);
 BENCHMARK_TEMPLATE(BM_W3_eigen_array, true)->Name("BM_W3_tanh_eigen_array")->ArgName("threads")->Arg(1)->UseRealTime()->Unit(benchmark::kMicrosecond);
 BENCHMARK_TEMPLATE(BM_W3_xtensor, true)->Name("BM_W3_tanh_xtensor")->ArgName("threads")->Arg(1)->UseRealTime()->Unit(benchmark::kMicrosecond);
+BENCHMARK(BM_W3_floor_hand)->UseRealTime()->Unit(benchmark::kMicrosecond);
+BENCHMARK(BM_W3_floor_shade)->UseRealTime()->Unit(benchmark::kMicrosecond);
+BENCHMARK(BM_W3_floor_stream)->UseRealTime()->Unit(benchmark::kMicrosecond);
 BENCHMARK_TEMPLATE(BM_W3_shade, ExpOp)->Name("BM_W3_exp_shade")->Apply(Threads);
 BENCHMARK_TEMPLATE(BM_W3_hand, ExpOp)->Name("BM_W3_exp_hand")->Apply(Threads);
 BENCHMARK_TEMPLATE(BM_W3_eigen_tensor, false)->Name("BM_W3_exp_eigen_tensor")->Apply(Threads);

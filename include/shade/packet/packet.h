@@ -210,15 +210,191 @@ HWY_INLINE V Rsqrt(D d, V a) {
   using T = hn::TFromD<D>;
   return hn::Div(hn::Set(d, T(1)), hn::Sqrt(a));
 }
-/*! \brief e^a (<= 1 ulp); overflow gives +inf, -inf gives 0, NaN propagates. */
+namespace detail {
+// Float exp and tanh, derived here (docs/kernel-layer.md "Math accuracy" has the measured ulp).
+// Both reduce x = n ln2 + r with |r| <= ln2/2 and evaluate e^r as 1 + r + r^2 Q(r), Q a degree-4
+// minimax fit of (e^r - 1 - r) / r^2 for relative error (3.1e-9 before coefficient rounding,
+// fitted with Lawson's iteration in double; the script's output is quoted in RESULTS.md).
+// ln2 is split so that n * kLn2Hi is exact for |n| < 2^12 (kLn2Hi has 12 significant bits) and
+// x - n * kLn2Hi is then exact (Sterbenz), leaving only the rounding of the kLn2Lo step.
+constexpr float kLog2e = 1.44269504088896341f;
+constexpr float kLn2Hi = 0.693145751953125f;         // 0x3F317200
+constexpr float kLn2Lo = 1.428606765330187045e-06f;  // ln2 - kLn2Hi
+constexpr float kExpC2 = 0.4999999403953552f;
+constexpr float kExpC3 = 0.1666652113199234f;
+constexpr float kExpC4 = 0.04166838899254799f;
+constexpr float kExpC5 = 0.00836874544620514f;
+constexpr float kExpC6 = 0.0013814540579915047f;
+
+/*! \brief 1 + r + r^2 Q(r), e^r for |r| <= ln2/2 (Horner: the FMA chain is short enough that
+ *  Estrin's extra multiply costs more throughput than it saves latency in a streaming loop). */
+template <class D, class V>
+HWY_INLINE V ExpReduced(D d, V r) {
+  V q = hn::MulAdd(hn::Set(d, kExpC6), r, hn::Set(d, kExpC5));
+  q = hn::MulAdd(q, r, hn::Set(d, kExpC4));
+  q = hn::MulAdd(q, r, hn::Set(d, kExpC3));
+  q = hn::MulAdd(q, r, hn::Set(d, kExpC2));
+  const V one = hn::Set(d, 1.0f);
+  q = hn::MulAdd(q, r, one);
+  return hn::MulAdd(q, r, one);
+}
+
+#if HWY_TARGET <= HWY_AVX3
+// AVX-512 (with VL, which every Highway AVX3 target has): vscalefps computes p * 2^floor(n) in
+// one instruction, overflowing to inf and rounding once into the denormals, so no exponent-bit
+// arithmetic or range split is needed.
+template <size_t N>
+HWY_INLINE hn::Vec128<float, N> ScaleByPow2(hn::Vec128<float, N> p, hn::Vec128<float, N> n) {
+  return hn::Vec128<float, N>{_mm_scalef_ps(p.raw, n.raw)};
+}
+HWY_INLINE hn::Vec256<float> ScaleByPow2(hn::Vec256<float> p, hn::Vec256<float> n) {
+  return hn::Vec256<float>{_mm256_scalef_ps(p.raw, n.raw)};
+}
+HWY_INLINE hn::Vec512<float> ScaleByPow2(hn::Vec512<float> p, hn::Vec512<float> n) {
+  return hn::Vec512<float>{_mm512_scalef_ps(p.raw, n.raw)};
+}
+// t - floor(t) exactly (vreduceps, AVX512DQ, with 0 fraction bits kept, rounding down and the
+// precision exception suppressed: imm8 = 0x09).
+template <size_t N>
+HWY_INLINE hn::Vec128<float, N> ReduceFloor(hn::Vec128<float, N> t) {
+  return hn::Vec128<float, N>{_mm_reduce_ps(t.raw, 0x09)};
+}
+HWY_INLINE hn::Vec256<float> ReduceFloor(hn::Vec256<float> t) {
+  return hn::Vec256<float>{_mm256_reduce_ps(t.raw, 0x09)};
+}
+HWY_INLINE hn::Vec512<float> ReduceFloor(hn::Vec512<float> t) {
+  return hn::Vec512<float>{_mm512_reduce_ps(t.raw, 0x09)};
+}
+// 2^f = 1 + f Q(f) on [0, 1), Q a degree-5 minimax fit for relative error (2.0e-9).
+constexpr float kExp2C1 = 0.6931470632553101f;
+constexpr float kExp2C2 = 0.2402293086051941f;
+constexpr float kExp2C3 = 0.05548527091741562f;
+constexpr float kExp2C4 = 0.009675470180809498f;
+constexpr float kExp2C5 = 0.001246765605174005f;
+constexpr float kExp2C6 = 0.00021613641001749784f;
+#endif
+
+/*! \brief e^x for float lanes, <= 1 ulp from expf (measured over all floats). */
+template <class D, class V>
+HWY_INLINE V ExpF32(D d, V x) {
+  // Below -104 the result rounds to 0 (e^-104 < 2^-150), above 89 to inf; the clamp keeps n
+  // finite so that r stays in range. x86's min/max return their second operand when either is
+  // NaN, so with x second a NaN passes through the clamp and propagates; elsewhere Highway leaves
+  // that unspecified and a final select restores it.
+  const V xc = hn::Max(hn::Set(d, -104.0f), hn::Min(hn::Set(d, 89.0f), x));
+  const V n = hn::Round(hn::Mul(xc, hn::Set(d, kLog2e)));
+  V r = hn::NegMulAdd(n, hn::Set(d, kLn2Hi), xc);
+  r = hn::NegMulAdd(n, hn::Set(d, kLn2Lo), r);
+  const V p = ExpReduced(d, r);
+#if HWY_TARGET <= HWY_AVX3
+  return ScaleByPow2(p, n);
+#else
+  // n is in [-150, 129]: 2^n is built as two normal powers 2^(n/2) 2^(n - n/2), each exponent
+  // field in range; p * 2^a is exact and the second product rounds once, so results in the
+  // denormal range are correctly rounded from p and overflow gives inf.
+  const hn::RebindToSigned<D> di;
+  const auto ni = hn::ConvertTo(di, n);
+  const auto n1 = hn::ShiftRight<1>(ni);
+  const auto n2 = hn::Sub(ni, n1);
+  const auto bias = hn::Set(di, 127);
+  const V s1 = hn::BitCast(d, hn::ShiftLeft<23>(hn::Add(n1, bias)));
+  const V s2 = hn::BitCast(d, hn::ShiftLeft<23>(hn::Add(n2, bias)));
+  const V y = hn::Mul(hn::Mul(p, s1), s2);
+#if HWY_ARCH_X86 && HWY_TARGET != HWY_SCALAR && HWY_TARGET != HWY_EMU128
+  return y;
+#else
+  return hn::IfThenElse(hn::IsNaN(x), x, y);
+#endif
+#endif
+}
+
+// tanh: for |x| < 0.625 the odd polynomial x + x^3 P(x^2), P a degree-4 minimax fit for relative
+// error (4.4e-9); above, 1 - 2 / (e^{2|x|} + 1), which only loses accuracy to cancellation when
+// the result is small (it is >= 0.55 here). The sign is restored last, so tanh(-0) = -0.
+constexpr float kTanhSmall = 0.625f;
+constexpr float kTanhP0 = -0.3333328068256378f;
+constexpr float kTanhP1 = 0.1333143562078476f;
+constexpr float kTanhP2 = -0.053739115595817566f;
+constexpr float kTanhP3 = 0.020637044683098793f;
+constexpr float kTanhP4 = -0.005702610593289137f;
+
+/*! \brief tanh(x) for float lanes, <= 2 ulp from tanhf (measured over all floats). */
+template <class D, class V>
+HWY_INLINE V TanhF32(D d, V x) {
+  const V ax = hn::Abs(x);
+  // Small branch on |x|.
+  const V x2 = hn::Mul(ax, ax);
+  V p = hn::MulAdd(hn::Set(d, kTanhP4), x2, hn::Set(d, kTanhP3));
+  p = hn::MulAdd(p, x2, hn::Set(d, kTanhP2));
+  p = hn::MulAdd(p, x2, hn::Set(d, kTanhP1));
+  p = hn::MulAdd(p, x2, hn::Set(d, kTanhP0));
+  const V small = hn::MulAdd(hn::Mul(ax, x2), p, ax);
+  // Large branch. Beyond |x| = 9.02 tanhf is 1; clamping at 10 keeps e^{2|x|} <= e^20, so no
+  // overflow handling. z = min(10, |x|) passes a NaN through on x86 (see ExpF32).
+  const V z = hn::Min(hn::Set(d, 10.0f), ax);
+  const V one = hn::Set(d, 1.0f);
+#if HWY_TARGET <= HWY_AVX3
+  // e^{2z} = 2^t, t = 2z log2(e) in [0, 28.9], as 2^floor(t) 2^f with f = t - floor(t) from
+  // vreduceps (exact) and vscalefps, which scales by 2^floor(t) itself: 2 instructions for what
+  // costs a round and two FMAs as a Cody-Waite reduction. The rounding of t (<= 2^-20 absolute)
+  // is a relative error of e^{2z} of up to 1.2e-7, but tanh's sensitivity to e, 2e / (e + 1)^2,
+  // is <= 0.39 at |x| >= 0.625 and falls as 2 / e, so it adds < 0.5 ulp (measured: see docs).
+  const V t = hn::Mul(z, hn::Set(d, 2.0f * kLog2e));
+  const V f = ReduceFloor(t);
+  V q = hn::MulAdd(hn::Set(d, kExp2C6), f, hn::Set(d, kExp2C5));
+  q = hn::MulAdd(q, f, hn::Set(d, kExp2C4));
+  q = hn::MulAdd(q, f, hn::Set(d, kExp2C3));
+  q = hn::MulAdd(q, f, hn::Set(d, kExp2C2));
+  q = hn::MulAdd(q, f, hn::Set(d, kExp2C1));
+  const V e = ScaleByPow2(hn::MulAdd(q, f, one), t);
+  const V den = hn::Add(e, one);
+  // 2 / den from the 14-bit reciprocal estimate and one Newton step (~28 bits before rounding);
+  // the divider would cost more than the whole polynomial.
+  V rcp = hn::ApproximateReciprocal(den);
+  rcp = hn::MulAdd(rcp, hn::NegMulAdd(den, rcp, one), rcp);
+  const V large = hn::NegMulAdd(hn::Set(d, 2.0f), rcp, one);
+#else
+  // e^{2z} with the reduction done on z against ln2/2 (halving kLn2Hi/Lo is exact) and the
+  // polynomial's coefficients scaled by 2^k for r^k, so that 2z is never formed.
+  const V n = hn::Round(hn::Mul(z, hn::Set(d, 2.0f * kLog2e)));
+  V r = hn::NegMulAdd(n, hn::Set(d, 0.5f * kLn2Hi), z);
+  r = hn::NegMulAdd(n, hn::Set(d, 0.5f * kLn2Lo), r);
+  V q = hn::MulAdd(hn::Set(d, 64.0f * kExpC6), r, hn::Set(d, 32.0f * kExpC5));
+  q = hn::MulAdd(q, r, hn::Set(d, 16.0f * kExpC4));
+  q = hn::MulAdd(q, r, hn::Set(d, 8.0f * kExpC3));
+  q = hn::MulAdd(q, r, hn::Set(d, 4.0f * kExpC2));
+  q = hn::MulAdd(q, r, hn::Set(d, 2.0f));
+  const V er = hn::MulAdd(q, r, one);
+  // n in [0, 29]: one exponent field suffices. Division here: portable targets' reciprocal
+  // estimates differ in precision (12 bits on AVX2, exact on scalar).
+  const hn::RebindToSigned<D> di;
+  const V e = hn::Mul(
+      er, hn::BitCast(d, hn::ShiftLeft<23>(hn::Add(hn::ConvertTo(di, n), hn::Set(di, 127)))));
+  const V large = hn::Sub(one, hn::Div(hn::Set(d, 2.0f), hn::Add(e, one)));
+#endif
+  const V y =
+      hn::CopySignToAbs(hn::IfThenElse(hn::Lt(ax, hn::Set(d, kTanhSmall)), small, large), x);
+#if HWY_TARGET <= HWY_AVX3 || (HWY_ARCH_X86 && HWY_TARGET != HWY_SCALAR && HWY_TARGET != HWY_EMU128)
+  return y;
+#else
+  return hn::IfThenElse(hn::IsNaN(x), x, y);
+#endif
+}
+}  // namespace detail
+/*! \brief e^a (<= 1 ulp); overflow gives +inf, -inf gives 0, NaN propagates. Float lanes use
+ *  detail::ExpF32, double lanes Highway's Exp with the special cases added. */
 template <class D, class V, SHADE_PACKET_IF(kIsFloat<hn::TFromD<D>>)>
 HWY_INLINE V Exp(D d, V a) {
   using T = hn::TFromD<D>;
-  // Highway's range is [-max, 104] (float) / 706 (double); results saturate to inf before it.
-  const V hi = hn::Set(d, sizeof(T) == 4 ? T(88.75) : T(709.8));
-  const V y = hn::Exp(d, hn::Min(a, hi));
-  const V inf = hn::Set(d, std::numeric_limits<T>::infinity());
-  return hn::IfThenElse(hn::IsNaN(a), a, hn::IfThenElse(hn::Gt(a, hi), inf, y));
+  if constexpr (sizeof(T) == 4) {
+    return detail::ExpF32(d, a);
+  } else {
+    // Highway's double range ends at 706; results saturate to inf before it.
+    const V hi = hn::Set(d, T(709.8));
+    const V y = hn::Exp(d, hn::Min(a, hi));
+    const V inf = hn::Set(d, std::numeric_limits<T>::infinity());
+    return hn::IfThenElse(hn::IsNaN(a), a, hn::IfThenElse(hn::Gt(a, hi), inf, y));
+  }
 }
 /*! \brief e^a - 1 (<= 4 ulp); overflow gives +inf, NaN propagates. */
 template <class D, class V, SHADE_PACKET_IF(kIsFloat<hn::TFromD<D>>)>
@@ -254,14 +430,19 @@ HWY_INLINE V Log1p(D d, V a) {
   const auto regular = hn::And(hn::Gt(a, m1), hn::Lt(a, inf));
   return hn::IfThenElse(regular, y, hn::IfThenElse(hn::IsNaN(a), a, special));
 }
-/*! \brief tanh(a) (<= 4 ulp); +-inf give +-1, NaN propagates. */
+/*! \brief tanh(a) (<= 4 ulp); +-inf give +-1, NaN propagates. Float lanes use detail::TanhF32,
+ *  double lanes Highway's Tanh on a clamped argument. */
 template <class D, class V, SHADE_PACKET_IF(kIsFloat<hn::TFromD<D>>)>
 HWY_INLINE V Tanh(D d, V a) {
   using T = hn::TFromD<D>;
-  // Beyond |a| = 20 (float) / 40 (double) tanh rounds to +-1; clamping keeps Highway in range.
-  const V lim = hn::Set(d, sizeof(T) == 4 ? T(20) : T(40));
-  const V y = hn::Tanh(d, hn::Max(hn::Min(a, lim), hn::Neg(lim)));
-  return hn::IfThenElse(hn::IsNaN(a), a, y);
+  if constexpr (sizeof(T) == 4) {
+    return detail::TanhF32(d, a);
+  } else {
+    // Beyond |a| = 40 double tanh rounds to +-1; clamping keeps Highway in range.
+    const V lim = hn::Set(d, T(40));
+    const V y = hn::Tanh(d, hn::Max(hn::Min(a, lim), hn::Neg(lim)));
+    return hn::IfThenElse(hn::IsNaN(a), a, y);
+  }
 }
 /*! \brief 1 / (1 + e^-a), the logistic function; NaN propagates. */
 template <class D, class V, SHADE_PACKET_IF(kIsFloat<hn::TFromD<D>>)>
