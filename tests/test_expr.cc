@@ -280,6 +280,39 @@ TYPED_TEST(ExprTest, TransposedOperands) {
   EXPECT_THROW(this->dst.t = A.T(), shade::Error);  // (5,3) into (3,5)
 }
 
+// `dst = src.T()` alone runs the kernel layer's blocked transpose (TensorEvaluator in
+// engine.h): sizes around the 16x16 / 8x8 register squares and the 64-row tiles, padded pitches
+// on both sides, 0-size, and two disjoint views of one buffer.
+TYPED_TEST(ExprTest, PlainTransposeMatchesTheElementLoop) {
+  using T = TypeParam;
+  const index_t sizes[][3] = {{0, 7, 1}, {1, 1, 0}, {16, 16, 0}, {17, 33, 3}, {64, 130, 5},
+                              {130, 64, 0}, {200, 9, 16}};
+  for (const auto& sz : sizes) {
+    const index_t rows = sz[0], cols = sz[1], pad = sz[2];
+    Buf<T> src(rows, cols, pad), dst(cols, rows, pad + 1);
+    src.Fill(3, 1000);
+    dst.t = src.t.T();
+    for (index_t i = 0; i < rows; ++i)
+      for (index_t j = 0; j < cols; ++j)
+        ASSERT_EQ(dst.at(j, i), src.at(i, j)) << rows << "x" << cols << " at " << i << "," << j;
+    EXPECT_TRUE(dst.PaddingIntact()) << rows << "x" << cols;
+    dst.t += src.t.T();  // another saver: the element loop
+    for (index_t i = 0; i < rows; ++i)
+      for (index_t j = 0; j < cols; ++j) ASSERT_EQ(dst.at(j, i), T(src.at(i, j) + src.at(i, j)));
+  }
+  // Two views into one buffer (disjoint rows): the overlap test must let the kernel run.
+  Buf<T> sq(8, 8, 8);
+  sq.Fill(1, 97);
+  Tensor<cpu, 2, T> top(sq.t.dptr_, Shape2(4, 4), sq.t.stride_, nullptr);
+  Tensor<cpu, 2, T> below(sq.t.dptr_ + sq.t.stride_ * 4, Shape2(4, 4), sq.t.stride_, nullptr);
+  std::vector<T> want;
+  for (index_t i = 0; i < 4; ++i)
+    for (index_t j = 0; j < 4; ++j) want.push_back(sq.at(j, i));
+  below = top.T();
+  for (index_t i = 0; i < 4; ++i)
+    for (index_t j = 0; j < 4; ++j) ASSERT_EQ(sq.at(4 + i, j), want[static_cast<size_t>(i * 4 + j)]);
+}
+
 TYPED_TEST(ExprTest, Typecast) {
   using T = TypeParam;
   Buf<double> d(3, 5);

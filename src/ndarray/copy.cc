@@ -1,8 +1,6 @@
 // copy_ and Fill: the only whole-array element loops of NDArray, both on the apply engine.
+#include <cstdint>
 #include <cstring>
-#if defined(__AVX__)
-#include <immintrin.h>
-#endif
 #include <type_traits>
 
 #include "shade/backend/cpu/kernels.h"
@@ -43,59 +41,34 @@ struct CopySameKernel {
   void operator()(const StridedRun<2>& r) const { CopySameRun<U>(r); }
   void Tile(const StridedTile<2>& t) const {
     constexpr index_t kU = static_cast<index_t>(sizeof(U));
-#if defined(__AVX__)
-    // dst rows contiguous, src contiguous down the columns: 8x8 blocks transposed in registers.
-    if constexpr (sizeof(U) == 4) {
-      if (t.col_stride[0] == kU && t.row_stride[1] == kU) {
-        const index_t rows8 = t.rows / 8 * 8, cols8 = t.cols / 8 * 8;
-        // Columns outer: the 8 source lines of a column block serve consecutive row blocks
-        // before moving on (source columns are often 2^k bytes apart and share cache sets).
-        for (index_t c = 0; c < cols8; c += 8) {
-          for (index_t r = 0; r < rows8; r += 8) {
-            Transpose8x8(t.data[1] + r * kU + c * t.col_stride[1], t.col_stride[1],
-                         t.data[0] + r * t.row_stride[0] + c * kU, t.row_stride[0]);
-          }
-        }
-        EdgeRuns(t, rows8, cols8);
-        return;
-      }
+    // dst rows contiguous, src contiguous down the columns: the tile is the transpose of a
+    // t.cols x t.rows source matrix, done by the kernel layer's blocked transpose (register
+    // transposes of cache-line squares for 4- and 8-byte elements).
+    // Element-aligned pointers only (typed loads below); anything else copies row by row.
+    const auto aligned = [](const char* p) {
+      return reinterpret_cast<std::uintptr_t>(p) % alignof(U) == 0;
+    };
+    if (t.col_stride[0] == kU && t.row_stride[1] == kU && t.row_stride[0] % kU == 0 &&
+        t.col_stride[1] % kU == 0 && t.row_stride[0] > 0 && t.col_stride[1] > 0 &&
+        aligned(t.data[0]) && aligned(t.data[1])) {
+      kernel::TransposeRun(index_t{0}, t.cols, t.rows, reinterpret_cast<const U*>(t.data[1]),
+                           t.col_stride[1] / kU, reinterpret_cast<U*>(t.data[0]),
+                           t.row_stride[0] / kU);
+      return;
     }
-#endif
-    EdgeRuns(t, 0, 0);
+    Rows(t);
   }
-  // Rows [0, t.rows) x cols [c8, t.cols) and rows [r8, t.rows) x cols [0, c8) as runs.
-  void EdgeRuns(const StridedTile<2>& t, index_t r8, index_t c8) const {
+  // The tile's rows as strided runs.
+  void Rows(const StridedTile<2>& t) const {
     StridedRun<2> run;
     run.stride = t.col_stride;
     run.contiguous = false;
+    run.n = t.cols;
     for (index_t r = 0; r < t.rows; ++r) {
-      const index_t c0 = r < r8 ? c8 : 0;
-      if (c0 >= t.cols) continue;
-      for (int o = 0; o < 2; ++o) run.data[o] = t.data[o] + r * t.row_stride[o] + c0 * t.col_stride[o];
-      run.n = t.cols - c0;
+      for (int o = 0; o < 2; ++o) run.data[o] = t.data[o] + r * t.row_stride[o];
       CopySameRun<U>(run);
     }
   }
-#if defined(__AVX__)
-  // src: 8 columns of 8 contiguous 4-byte values, `scs` bytes apart; dst: 8 rows, `drs` apart.
-  static void Transpose8x8(const char* src, index_t scs, char* dst, index_t drs) {
-    __m256 v[8];
-    for (int i = 0; i < 8; ++i) v[i] = _mm256_loadu_ps(reinterpret_cast<const float*>(src + i * scs));
-    const __m256 t0 = _mm256_unpacklo_ps(v[0], v[1]), t1 = _mm256_unpackhi_ps(v[0], v[1]);
-    const __m256 t2 = _mm256_unpacklo_ps(v[2], v[3]), t3 = _mm256_unpackhi_ps(v[2], v[3]);
-    const __m256 t4 = _mm256_unpacklo_ps(v[4], v[5]), t5 = _mm256_unpackhi_ps(v[4], v[5]);
-    const __m256 t6 = _mm256_unpacklo_ps(v[6], v[7]), t7 = _mm256_unpackhi_ps(v[6], v[7]);
-    const __m256 u0 = _mm256_shuffle_ps(t0, t2, 0x44), u1 = _mm256_shuffle_ps(t0, t2, 0xEE);
-    const __m256 u2 = _mm256_shuffle_ps(t1, t3, 0x44), u3 = _mm256_shuffle_ps(t1, t3, 0xEE);
-    const __m256 u4 = _mm256_shuffle_ps(t4, t6, 0x44), u5 = _mm256_shuffle_ps(t4, t6, 0xEE);
-    const __m256 u6 = _mm256_shuffle_ps(t5, t7, 0x44), u7 = _mm256_shuffle_ps(t5, t7, 0xEE);
-    const __m256 w[8] = {_mm256_permute2f128_ps(u0, u4, 0x20), _mm256_permute2f128_ps(u1, u5, 0x20),
-                         _mm256_permute2f128_ps(u2, u6, 0x20), _mm256_permute2f128_ps(u3, u7, 0x20),
-                         _mm256_permute2f128_ps(u0, u4, 0x31), _mm256_permute2f128_ps(u1, u5, 0x31),
-                         _mm256_permute2f128_ps(u2, u6, 0x31), _mm256_permute2f128_ps(u3, u7, 0x31)};
-    for (int i = 0; i < 8; ++i) _mm256_storeu_ps(reinterpret_cast<float*>(dst + i * drs), w[i]);
-  }
-#endif
 };
 
 // Element type conversion.

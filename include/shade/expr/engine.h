@@ -12,6 +12,7 @@
 #ifndef SHADE_EXPR_ENGINE_H_
 #define SHADE_EXPR_ENGINE_H_
 
+#include <functional>
 #include <type_traits>
 
 #include "shade/backend/cpu/map.h"
@@ -44,6 +45,36 @@ struct ExpComplexEngine<
                                 rtrans, DType>& exp) {
     DotEngine<SV, Device, dim, ldim, rdim, ltrans, rtrans, DType>::Eval(dst, exp.lhs_, exp.rhs_,
                                                                         exp.scale_);
+  }
+};
+
+/*!
+ * \brief `dst = src.T()` of a 2-D cpu tensor: the kernel layer's blocked transpose
+ *  (kernel::Transpose: register transposes of cache-line squares, threaded), which reads and
+ *  writes whole cache lines where the element loop's strided gather re-fetches them. Other
+ *  savers and overlapping operands keep the element loop (it defines their results).
+ */
+template <typename DType>
+struct TensorEvaluator<TransposeExp<Tensor<cpu, 2, DType>, DType>> {
+  /*! \brief Has a whole-tensor form. */
+  static constexpr bool kAvailable = true;
+  /*! \brief *dst = src^T when Saver is a plain store and the memory does not overlap. */
+  template <typename Saver, int dim>
+  static bool Run(Tensor<cpu, dim, DType>* dst, const TransposeExp<Tensor<cpu, 2, DType>, DType>& e) {
+    if constexpr (dim != 2 || !std::is_same<Saver, sv::saveto>::value) {
+      return false;
+    } else {
+      const Tensor<cpu, 2, DType>& src = e.exp;
+      const index_t rows = src.shape_[0], cols = src.shape_[1];
+      if (rows == 0 || cols == 0) return true;
+      const char* s0 = reinterpret_cast<const char*>(src.dptr_);
+      const char* s1 = reinterpret_cast<const char*>(src.dptr_ + (rows - 1) * src.stride_ + cols);
+      const char* d0 = reinterpret_cast<const char*>(dst->dptr_);
+      const char* d1 = reinterpret_cast<const char*>(dst->dptr_ + (cols - 1) * dst->stride_ + rows);
+      if (std::less<const char*>()(d0, s1) && std::less<const char*>()(s0, d1)) return false;
+      kernel::Transpose(rows, cols, src.dptr_, src.stride_, dst->dptr_, dst->stride_);
+      return true;
+    }
   }
 };
 
