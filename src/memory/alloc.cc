@@ -94,8 +94,9 @@ void SmallFree(void* ptr) noexcept {
 }
 #endif
 using FreeFn = void (*)(void*);
-constexpr FreeFn kSmallFree[4] = {&SmallFree<0>, &SmallFree<1>, &SmallFree<2>, &SmallFree<3>};
-static_assert(kSmallClasses == 4, "one SmallFree per size class");
+constexpr FreeFn kSmallFree[8] = {&SmallFree<0>, &SmallFree<1>, &SmallFree<2>, &SmallFree<3>,
+                                  &SmallFree<4>, &SmallFree<5>, &SmallFree<6>, &SmallFree<7>};
+static_assert(kSmallClasses == 8, "one SmallFree per size class");
 }  // namespace
 
 void* SmallAlignedAlloc(std::size_t bytes, void (**free_fn)(void*)) {
