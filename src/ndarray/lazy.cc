@@ -772,6 +772,22 @@ Expr Expr::Make(OpCode op, Expr a, Expr b) {
   return a;
 }
 
+Expr Expr::MakeArrays(OpCode op, const NDArray& a, const NDArray& b) {
+  SHADE_CHECK(a.defined() && b.defined()) << "elementwise op: an operand is an undefined NDArray";
+  SHADE_CHECK_EQ(Info(op).arity, 2) << "Expr::MakeArrays: " << Info(op).name << " is not binary";
+  Expr e;
+  // One slot when both operands are the same array, as Append's de-duplication gives.
+  const bool same = a.is_same(b);
+  new (e.arrays()) NDArray(a);
+  if (!same) new (e.arrays() + 1) NDArray(b);
+  e.num_arrays_ = same ? 1 : 2;
+  e.nodes_[0] = Node{NodeKind::kArray, OpCode::kAdd, {-1, -1, -1}, 0};
+  e.nodes_[1] = Node{NodeKind::kArray, OpCode::kAdd, {-1, -1, -1}, static_cast<std::int8_t>(same ? 0 : 1)};
+  e.nodes_[2] = Node{NodeKind::kOp, op, {0, 1, -1}, 0};
+  e.num_nodes_ = 3;
+  return e;
+}
+
 Expr Expr::Make(OpCode op, Expr a, Expr b, Expr c) {
   CheckNotEmpty(a);
   SHADE_CHECK_EQ(Info(op).arity, 3) << "Expr::Make: " << Info(op).name << " is not ternary";

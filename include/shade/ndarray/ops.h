@@ -296,6 +296,38 @@ Expr operator|(Expr a, Expr b);
 /*! \brief Lazy `^`. */
 Expr operator^(Expr a, Expr b);
 
+// Two NDArray operands: the same lazy node, built in place (Expr::MakeArrays) instead of from
+// two leaf Exprs moved through by-value parameters; exact matches, so `a + b` picks these.
+
+/*! \brief Lazy `+` of two arrays. */
+Expr operator+(const NDArray& a, const NDArray& b);
+/*! \brief Lazy `-` of two arrays. */
+Expr operator-(const NDArray& a, const NDArray& b);
+/*! \brief Lazy `*` of two arrays. */
+Expr operator*(const NDArray& a, const NDArray& b);
+/*! \brief Lazy `/` of two arrays. */
+Expr operator/(const NDArray& a, const NDArray& b);
+/*! \brief Lazy `%` of two arrays. */
+Expr operator%(const NDArray& a, const NDArray& b);
+/*! \brief Lazy `==` of two arrays. */
+Expr operator==(const NDArray& a, const NDArray& b);
+/*! \brief Lazy `!=` of two arrays. */
+Expr operator!=(const NDArray& a, const NDArray& b);
+/*! \brief Lazy `<` of two arrays. */
+Expr operator<(const NDArray& a, const NDArray& b);
+/*! \brief Lazy `<=` of two arrays. */
+Expr operator<=(const NDArray& a, const NDArray& b);
+/*! \brief Lazy `>` of two arrays. */
+Expr operator>(const NDArray& a, const NDArray& b);
+/*! \brief Lazy `>=` of two arrays. */
+Expr operator>=(const NDArray& a, const NDArray& b);
+/*! \brief Lazy `&` of two arrays. */
+Expr operator&(const NDArray& a, const NDArray& b);
+/*! \brief Lazy `|` of two arrays. */
+Expr operator|(const NDArray& a, const NDArray& b);
+/*! \brief Lazy `^` of two arrays. */
+Expr operator^(const NDArray& a, const NDArray& b);
+
 /*! \brief Lazy negation. */
 Expr operator-(Expr a);
 /*! \brief Lazy bitwise not. */
