@@ -101,10 +101,11 @@ TEST(IntrusivePtr, SharedBlockIsFreedOnceAfterItsLastTarget) {
   for (int first = 0; first < 2; ++first) {
     g_block_frees = 0;
     int deaths = 0;
-    char* mem = static_cast<char*>(::operator new(sizeof(shade::SharedBlock) + 2 * sizeof(InBlock)));
+    char* mem =
+        static_cast<char*>(::operator new(sizeof(shade::SharedBlock) + 2 * sizeof(InBlock)));
     auto* block = new (mem) shade::SharedBlock(2, &FreeBlock);
-    auto x = shade::intrusive_ptr<InBlock>::AdoptFresh(
-        new (mem + sizeof(shade::SharedBlock)) InBlock(block, &deaths));
+    auto x = shade::intrusive_ptr<InBlock>::AdoptFresh(new (mem + sizeof(shade::SharedBlock))
+                                                           InBlock(block, &deaths));
     auto y = shade::intrusive_ptr<InBlock>::AdoptFresh(
         new (mem + sizeof(shade::SharedBlock) + sizeof(InBlock)) InBlock(block, &deaths));
     EXPECT_EQ(x.use_count(), 1);
@@ -127,10 +128,11 @@ TEST(IntrusivePtr, SharedBlockTargetsDyingOnDifferentThreads) {
   for (int round = 0; round < 200; ++round) {
     g_block_frees = 0;
     int deaths_a = 0, deaths_b = 0;
-    char* mem = static_cast<char*>(::operator new(sizeof(shade::SharedBlock) + 2 * sizeof(InBlock)));
+    char* mem =
+        static_cast<char*>(::operator new(sizeof(shade::SharedBlock) + 2 * sizeof(InBlock)));
     auto* block = new (mem) shade::SharedBlock(2, &FreeBlock);
-    auto x = shade::intrusive_ptr<InBlock>::AdoptFresh(
-        new (mem + sizeof(shade::SharedBlock)) InBlock(block, &deaths_a));
+    auto x = shade::intrusive_ptr<InBlock>::AdoptFresh(new (mem + sizeof(shade::SharedBlock))
+                                                           InBlock(block, &deaths_a));
     auto y = shade::intrusive_ptr<InBlock>::AdoptFresh(
         new (mem + sizeof(shade::SharedBlock) + sizeof(InBlock)) InBlock(block, &deaths_b));
     std::thread t([&] { x.reset(); });

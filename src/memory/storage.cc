@@ -47,7 +47,9 @@ void StorageImpl::ResetData(void* ptr, std::size_t capacity, DataDeleter deleter
   // A std::function holding a plain function pointer is stored as the pointer.
   if (!deleter) return ResetData(ptr, capacity, MemoryDeleter(nullptr));
   using NoexceptDeleter = void (*)(void*) noexcept;  // a distinct type since C++17
-  if (const MemoryDeleter* fn = deleter.target<MemoryDeleter>()) return ResetData(ptr, capacity, *fn);
+  if (const MemoryDeleter* fn = deleter.target<MemoryDeleter>()) {
+    return ResetData(ptr, capacity, *fn);
+  }
   if (const NoexceptDeleter* fn = deleter.target<NoexceptDeleter>()) {
     return ResetData(ptr, capacity, MemoryDeleter(*fn));
   }

@@ -782,7 +782,8 @@ Expr Expr::MakeArrays(OpCode op, const NDArray& a, const NDArray& b) {
   if (!same) new (e.arrays() + 1) NDArray(b);
   e.num_arrays_ = same ? 1 : 2;
   e.nodes_[0] = Node{NodeKind::kArray, OpCode::kAdd, {-1, -1, -1}, 0};
-  e.nodes_[1] = Node{NodeKind::kArray, OpCode::kAdd, {-1, -1, -1}, static_cast<std::int8_t>(same ? 0 : 1)};
+  e.nodes_[1] =
+      Node{NodeKind::kArray, OpCode::kAdd, {-1, -1, -1}, static_cast<std::int8_t>(same ? 0 : 1)};
   e.nodes_[2] = Node{NodeKind::kOp, op, {0, 1, -1}, 0};
   e.num_nodes_ = 3;
   return e;

@@ -66,7 +66,9 @@ namespace {
 // back after both the NDArrayImpl and the StorageImpl are destroyed (views and ShareData keep
 // the StorageImpl, and so the data, alive on their own; a Resize past the inline bytes gives
 // the StorageImpl a separate buffer and the inline bytes stay unused).
-constexpr std::size_t RoundUp(std::size_t n, std::size_t a) { return (n + a - 1) / a * a; }
+constexpr std::size_t RoundUp(std::size_t n, std::size_t a) {
+  return (n + a - 1) / a * a;
+}
 constexpr std::size_t kBlockImplOff = NDArrayImpl::kBlockHeaderBytes;
 static_assert(kBlockImplOff % alignof(NDArrayImpl) == 0, "the NDArrayImpl follows the header");
 constexpr std::size_t kBlockStorageOff =
@@ -83,8 +85,8 @@ NDArray EmptySmall(IndexSpan sizes, TypeMeta dtype, int dev_mask, std::size_t nb
   char* mem = static_cast<char*>(SmallAlignedAlloc(kBlockDataOff + nbytes, &free_fn));
   // Nothing below throws before `impl` owns the block (then its release frees it).
   auto* block = new (mem) SharedBlock(2, free_fn);
-  auto* st = new (mem + kBlockStorageOff)
-      StorageImpl(block, dev_mask, dtype, mem + kBlockDataOff, nbytes);
+  auto* st =
+      new (mem + kBlockStorageOff) StorageImpl(block, dev_mask, dtype, mem + kBlockDataOff, nbytes);
   auto* im = new (mem + kBlockImplOff)
       NDArrayImpl(block, Storage(intrusive_ptr<StorageImpl>::AdoptFresh(st)));
   auto impl = intrusive_ptr<NDArrayImpl>::AdoptFresh(im);

@@ -57,8 +57,8 @@ class NDArrayImpl : public intrusive_ptr_target {
     // The header position is fixed, so a flag (in the padding after the rank) stands for the
     // pointer and the object keeps its 15 words.
     if (!in_block_) return nullptr;
-    return reinterpret_cast<SharedBlock*>(
-        const_cast<char*>(reinterpret_cast<const char*>(this)) - kBlockHeaderBytes);
+    return reinterpret_cast<SharedBlock*>(const_cast<char*>(reinterpret_cast<const char*>(this)) -
+                                          kBlockHeaderBytes);
   }
   /*! \brief Rank. */
   int ndim() const noexcept { return ndim_; }
