@@ -80,7 +80,8 @@ static_assert(kBlockDataOff <= kSmallAllocBytes / 2, "the block header leaves ro
 static_assert(alignof(NDArrayImpl) <= kAlignBytes && alignof(StorageImpl) <= kAlignBytes,
               "the block start's alignment covers its objects");
 
-NDArray EmptySmall(IndexSpan sizes, TypeMeta dtype, int dev_mask, std::size_t nbytes) {
+NDArray EmptySmall(IndexSpan sizes, TypeMeta dtype, int dev_mask, index_t numel,
+                   std::size_t nbytes) {
   void (*free_fn)(void*) = nullptr;
   char* mem = static_cast<char*>(SmallAlignedAlloc(kBlockDataOff + nbytes, &free_fn));
   // Nothing below throws before `impl` owns the block (then its release frees it).
@@ -90,7 +91,8 @@ NDArray EmptySmall(IndexSpan sizes, TypeMeta dtype, int dev_mask, std::size_t nb
   auto* im = new (mem + kBlockImplOff)
       NDArrayImpl(block, Storage(intrusive_ptr<StorageImpl>::AdoptFresh(st)));
   auto impl = intrusive_ptr<NDArrayImpl>::AdoptFresh(im);
-  impl->SetSizesContiguous(sizes.data(), static_cast<int>(sizes.size()));
+  // Empty validated the sizes: numel > 0, so all are positive.
+  impl->SetSizesContiguousValidated(sizes.data(), static_cast<int>(sizes.size()), numel);
   return NDArray(std::move(impl));
 }
 }  // namespace
@@ -102,7 +104,8 @@ NDArray NDArray::Empty(IndexSpan sizes, TypeMeta dtype, int dev_mask) {
   if (dev_mask == cpu::kDevMask && dtype.ctor() == nullptr && numel > 0 &&
       numel <= static_cast<index_t>(kInlineDataBytes) &&
       static_cast<std::size_t>(numel) * dtype.itemsize() <= kInlineDataBytes) {
-    return EmptySmall(sizes, dtype, dev_mask, static_cast<std::size_t>(numel) * dtype.itemsize());
+    return EmptySmall(sizes, dtype, dev_mask, numel,
+                      static_cast<std::size_t>(numel) * dtype.itemsize());
   }
   Storage storage = Storage::Allocate(dev_mask, dtype, BytesFor(numel, dtype.itemsize()));
   auto impl = make_intrusive<NDArrayImpl>(std::move(storage));

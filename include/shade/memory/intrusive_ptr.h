@@ -129,6 +129,15 @@ class intrusive_ptr {
     Release();
     ptr_ = nullptr;
   }
+  /*!
+   * \brief Gives up the handle without touching the count and returns the target: the caller
+   *  now owns that reference (used to destroy a target of a SharedBlock in place).
+   */
+  T* Detach() noexcept {
+    T* p = ptr_;
+    ptr_ = nullptr;
+    return p;
+  }
   /*! \brief The target (null when undefined). */
   T* get() const noexcept { return ptr_; }
   /*! \brief The target. */

@@ -202,6 +202,18 @@ class Storage {
   bool is_alias_of(const Storage& o) const noexcept { return impl_ == o.impl_; }
   /*! \brief The StorageImpl. */
   StorageImpl* unsafeGetStorageImpl() const noexcept { return impl_.get(); }
+  /*!
+   * \brief When this is the only handle on a StorageImpl that lives in `block`, destroys it in
+   *  place without releasing its share of the block (the caller, the block's other object,
+   *  is being destroyed and accounts for it) and returns true; otherwise changes nothing.
+   */
+  bool DestroyIfUniqueIn(const SharedBlock* block) noexcept {
+    StorageImpl* st = impl_.get();
+    if (st == nullptr || st->intrusive_block() != block || !impl_.unique()) return false;
+    impl_.Detach();
+    st->~StorageImpl();
+    return true;
+  }
 
   /*!
    * \brief Replaces the data of a storage nobody else holds with external memory.
