@@ -219,49 +219,6 @@ Expr operator|(Expr a, Expr b) { return Expr::Make(OpCode::kBitwiseOr, std::move
 
 Expr operator^(Expr a, Expr b) { return Expr::Make(OpCode::kBitwiseXor, std::move(a), std::move(b)); }
 
-Expr operator+(const NDArray& a, const NDArray& b) {
-  return Expr::MakeArrays(OpCode::kAdd, a, b);
-}
-Expr operator-(const NDArray& a, const NDArray& b) {
-  return Expr::MakeArrays(OpCode::kSubtract, a, b);
-}
-Expr operator*(const NDArray& a, const NDArray& b) {
-  return Expr::MakeArrays(OpCode::kMultiply, a, b);
-}
-Expr operator/(const NDArray& a, const NDArray& b) {
-  return Expr::MakeArrays(OpCode::kTrueDivide, a, b);
-}
-Expr operator%(const NDArray& a, const NDArray& b) {
-  return Expr::MakeArrays(OpCode::kRemainder, a, b);
-}
-Expr operator==(const NDArray& a, const NDArray& b) {
-  return Expr::MakeArrays(OpCode::kEqual, a, b);
-}
-Expr operator!=(const NDArray& a, const NDArray& b) {
-  return Expr::MakeArrays(OpCode::kNotEqual, a, b);
-}
-Expr operator<(const NDArray& a, const NDArray& b) {
-  return Expr::MakeArrays(OpCode::kLess, a, b);
-}
-Expr operator<=(const NDArray& a, const NDArray& b) {
-  return Expr::MakeArrays(OpCode::kLessEqual, a, b);
-}
-Expr operator>(const NDArray& a, const NDArray& b) {
-  return Expr::MakeArrays(OpCode::kGreater, a, b);
-}
-Expr operator>=(const NDArray& a, const NDArray& b) {
-  return Expr::MakeArrays(OpCode::kGreaterEqual, a, b);
-}
-Expr operator&(const NDArray& a, const NDArray& b) {
-  return Expr::MakeArrays(OpCode::kBitwiseAnd, a, b);
-}
-Expr operator|(const NDArray& a, const NDArray& b) {
-  return Expr::MakeArrays(OpCode::kBitwiseOr, a, b);
-}
-Expr operator^(const NDArray& a, const NDArray& b) {
-  return Expr::MakeArrays(OpCode::kBitwiseXor, a, b);
-}
-
 Expr operator-(Expr a) { return Expr::Make(OpCode::kNegative, std::move(a)); }
 Expr operator~(Expr a) { return Expr::Make(OpCode::kBitwiseNot, std::move(a)); }
 Expr operator!(Expr a) { return Expr::Make(OpCode::kLogicalNot, std::move(a)); }
