@@ -3,6 +3,7 @@
 
 #include <cstdint>
 #include <string>
+#include <thread>
 
 #include "shade/memory/alloc.h"
 #include "shade/memory/storage.h"
@@ -158,6 +159,19 @@ TEST(Storage, PlainAndCallableDeletersReplaceEachOther) {
   }
   EXPECT_EQ(g_freed, 3);
   EXPECT_EQ(g_fn_freed, 1);
+}
+
+TEST(Storage, AllocationCountSeesOtherThreads) {
+  // Small blocks served from a thread's cache are counted per thread; the total must still
+  // include them, from live threads and from threads that exited.
+  const std::uint64_t before = shade::AllocationCount();
+  std::thread worker([] {
+    for (int i = 0; i < 100; ++i) {
+      Storage s = Storage::Allocate(shade::cpu::kDevMask, TypeMeta::Make<float>(), 16);
+    }
+  });
+  worker.join();
+  EXPECT_EQ(shade::AllocationCount() - before, 100u);
 }
 
 }  // namespace
