@@ -93,6 +93,23 @@ TEST(DynFusion, FusedExpressionAllocatesOnlyTheResult) {
   EXPECT_EQ(k3.arrays, 0u);
 }
 
+TEST(DynFusion, SmallResultIsOneAllocationAndNoNew) {
+  // A small result (NDArray::Empty's single-allocation path: impl, storage and data in one
+  // block) is one counted allocation and takes nothing from operator new.
+  NDArray a = Pattern({4}, kFloat32, 0.3, -1), b = Pattern({4}, kFloat32, 0.7, 0.5);
+  NDArray c;
+  const Counts k = Count([&] { c = a + b; });
+  EXPECT_EQ(k.arrays, 1u);
+  EXPECT_EQ(k.news, 0u);
+  for (index_t i = 0; i < 4; ++i) EXPECT_EQ(c.at<float>(i), a.at<float>(i) + b.at<float>(i));
+  // The Expr of two arrays still holds both by refcount until it is evaluated.
+  auto e = a + b;
+  static_assert(std::is_same<decltype(e), Expr>::value, "a + b on two NDArrays is an Expr");
+  a = NDArray();
+  NDArray later = e;
+  EXPECT_TRUE(SameBits(later, c));
+}
+
 TEST(DynFusion, BroadcastStridedOperandsStillOnePass) {
   const index_t m = 384;
   NDArray col = Pattern({m, 1}, kFloat32, 0.3, -1), row = Pattern({1, m}, kFloat32, 0.7, 0);

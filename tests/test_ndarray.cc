@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <limits>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "ndarray_test_util.h"
@@ -332,6 +333,144 @@ TEST(Bridge, TBlobToNDArrayView) {
   EXPECT_EQ(round.strides(), v.strides());
   blob.stride_ = 4;
   ExpectErrorContaining([&] { shade::FromTBlob(blob); }, "row pitch 4 is smaller than the row length 5");
+}
+
+// Small arrays from NDArray::Empty: NDArrayImpl, StorageImpl and data in one allocation that is
+// freed after both objects are gone; every Caffe2-style lifecycle operation keeps working.
+NDArray SmallIota(std::vector<index_t> shape, float start = 0) {
+  NDArray a = NDArray::Empty(shape, TypeMeta::Make<float>());
+  float* p = a.mutable_data<float>();
+  for (index_t i = 0; i < a.numel(); ++i) p[i] = start + static_cast<float>(i);
+  return a;
+}
+
+TEST(NDArray, SmallArrayIsOneAlignedAllocation) {
+  const std::uint64_t before = shade::AllocationCount();
+  NDArray a = NDArray::Empty({4}, TypeMeta::Make<float>());
+  EXPECT_EQ(shade::AllocationCount() - before, 1u);
+  EXPECT_EQ(reinterpret_cast<std::uintptr_t>(a.data_ptr()) % shade::kAlignBytes, 0u);
+  EXPECT_EQ(a.capacity_nbytes(), 16u);
+  EXPECT_TRUE(a.storage().unsafeGetStorageImpl()->owns_data());
+  EXPECT_EQ(a.use_count(), 1);
+  EXPECT_EQ(a.storage().use_count(), 1);
+  // Around the inline limit (256 bytes of data) and past it: every size reads back.
+  for (index_t n : {1, 63, 64, 65, 100}) {
+    NDArray b = SmallIota({n}, 1);
+    EXPECT_EQ(reinterpret_cast<std::uintptr_t>(b.data_ptr()) % shade::kAlignBytes, 0u);
+    for (index_t i = 0; i < n; ++i) ASSERT_EQ(b.at<float>(i), 1 + static_cast<float>(i));
+  }
+}
+
+TEST(NDArray, SmallArrayViewsAndStorageOutliveTheOwner) {
+  NDArray v;
+  shade::Storage s;
+  {
+    NDArray a = SmallIota({2, 3});
+    v = a.transpose(0, 1);
+    s = a.storage();
+  }
+  EXPECT_EQ(s.use_count(), 2);  // v's impl and s
+  for (index_t i = 0; i < 3; ++i) {
+    for (index_t j = 0; j < 2; ++j) EXPECT_EQ(v.at<float>(i, j), static_cast<float>(j * 3 + i));
+  }
+  v = NDArray();
+  EXPECT_EQ(s.use_count(), 1);
+  EXPECT_EQ(static_cast<const float*>(s.data())[5], 5.0f);
+}
+
+TEST(NDArray, SmallArrayShareDataBothWays) {
+  // From a small array: the sharer keeps its data alive.
+  NDArray b({4});
+  b.mutable_data<float>();
+  {
+    NDArray a = SmallIota({4}, 7);
+    b.ShareData(a);
+  }
+  for (index_t i = 0; i < 4; ++i) EXPECT_EQ(b.at<float>(i), 7 + static_cast<float>(i));
+  // Into a small array: its own storage goes, its impl keeps working on the shared data.
+  NDArray d({4});
+  float* dp = d.mutable_data<float>();
+  NDArray c = SmallIota({4});
+  c.ShareData(d);
+  dp[2] = 42;
+  EXPECT_EQ(c.at<float>(2), 42.0f);
+  d = NDArray();
+  c.at<float>(3) = 5;
+  EXPECT_EQ(c.at<float>(3), 5.0f);
+}
+
+TEST(NDArray, SmallArrayGrowsIntoASeparateBuffer) {
+  NDArray a = SmallIota({4, 2});
+  const void* inline_data = a.data_ptr();
+  a.Extend(100, 50);  // past the inline bytes: a separate buffer, old rows copied
+  EXPECT_NE(a.data_ptr(), inline_data);
+  for (index_t i = 0; i < 8; ++i) EXPECT_EQ(a.data<float>()[i], static_cast<float>(i));
+  a.Resize(1000);
+  float* p = a.mutable_data<float>();
+  for (index_t i = 0; i < 1000; ++i) p[i] = static_cast<float>(i);
+  EXPECT_EQ(a.at<float>(999), 999.0f);
+  // ShrinkTo and Reshape stay in the inline bytes.
+  NDArray b = SmallIota({4, 2});
+  const void* bd = b.data_ptr();
+  b.ShrinkTo(2);
+  b.Reshape({4});
+  EXPECT_EQ(b.data_ptr(), bd);
+  EXPECT_EQ(b.at<float>(3), 3.0f);
+  // ReserveSpace past the inline bytes reallocates (Caffe2 discards the contents).
+  NDArray r = SmallIota({2, 2});
+  r.ReserveSpace(100);
+  EXPECT_GE(r.capacity_nbytes(), 800u);
+  EXPECT_NE(r.data_ptr(), nullptr);
+  // FreeMemory then a new allocation.
+  NDArray f = SmallIota({3});
+  f.FreeMemory();
+  EXPECT_EQ(f.capacity_nbytes(), 0u);
+  f.mutable_data<float>()[0] = 1;
+  EXPECT_EQ(f.at<float>(0), 1.0f);
+}
+
+int g_small_external_freed = 0;
+TEST(NDArray, SmallArrayTakesExternalPointers) {
+  g_small_external_freed = 0;
+  {
+    NDArray a = SmallIota({4});
+    a.ShareExternalPointer(new float[4]{9, 8, 7, 6}, TypeMeta::Make<float>(), 16, [](void* p) {
+      ++g_small_external_freed;
+      delete[] static_cast<float*>(p);
+    });
+    EXPECT_EQ(a.at<float>(1), 8.0f);
+    EXPECT_TRUE(a.storage().unsafeGetStorageImpl()->owns_data());
+  }
+  EXPECT_EQ(g_small_external_freed, 1);
+  // Borrowed memory is never freed.
+  float buf[4] = {1, 2, 3, 4};
+  {
+    NDArray a = SmallIota({4});
+    a.ShareExternalPointer(buf, TypeMeta::Make<float>());
+    EXPECT_EQ(a.at<float>(3), 4.0f);
+  }
+  EXPECT_EQ(buf[0], 1.0f);
+}
+
+TEST(NDArray, SmallArraysDieOnAnotherThread) {
+  // Blocks made on one thread and released on another (arrays and their storage separately).
+  std::vector<NDArray> arrays;
+  std::vector<shade::Storage> storages;
+  std::thread maker([&] {
+    for (int i = 0; i < 500; ++i) {
+      arrays.push_back(SmallIota({3}, static_cast<float>(i)));
+      storages.push_back(arrays.back().storage());
+    }
+  });
+  maker.join();
+  std::thread arrays_killer([&] { arrays.clear(); });
+  for (std::size_t i = 0; i < storages.size(); ++i) {
+    EXPECT_EQ(static_cast<const float*>(storages[i].data())[2], static_cast<float>(i) + 2);
+  }
+  arrays_killer.join();
+  storages.clear();
+  NDArray again = SmallIota({3}, 1);
+  EXPECT_EQ(again.at<float>(2), 3.0f);
 }
 
 }  // namespace

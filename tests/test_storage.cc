@@ -3,6 +3,7 @@
 
 #include <cstdint>
 #include <string>
+#include <thread>
 
 #include "shade/memory/alloc.h"
 #include "shade/memory/storage.h"
@@ -131,6 +132,46 @@ TEST(Storage, BadRequestsThrowNamingTheValues) {
   }
   EXPECT_THROW(Storage::Allocate(shade::gpu::kDevMask, TypeMeta::Make<float>(), 16), shade::Error);
   EXPECT_THROW(Storage::Allocate(shade::cpu::kDevMask, TypeMeta(), 16), shade::Error);
+}
+
+int g_fn_freed = 0;
+TEST(Storage, PlainAndCallableDeletersReplaceEachOther) {
+  // Plain function pointers are kept without a std::function; either kind runs exactly once
+  // when the data is replaced or the storage dies, and both count as owning the data.
+  g_freed = 0;
+  g_fn_freed = 0;
+  {
+    Storage s(new float[4], shade::cpu::kDevMask, TypeMeta::Make<float>(), 16, &CountingFree);
+    EXPECT_TRUE(s.unsafeGetStorageImpl()->owns_data());
+    s.UniqueStorageShareExternalPointer(new float[2], TypeMeta::Make<float>(), 8, [](void* p) {
+      ++g_fn_freed;
+      delete[] static_cast<float*>(p);
+    });
+    EXPECT_EQ(g_freed, 1);
+    EXPECT_TRUE(s.unsafeGetStorageImpl()->owns_data());
+    s.UniqueStorageShareExternalPointer(new float[3], TypeMeta::Make<float>(), 12, &CountingFree);
+    EXPECT_EQ(g_fn_freed, 1);
+    EXPECT_EQ(g_freed, 1);
+    // A std::function holding a plain pointer behaves like the pointer.
+    s.UniqueStorageShareExternalPointer(new float[3], TypeMeta::Make<float>(), 12,
+                                        shade::DataDeleter(&CountingFree));
+    EXPECT_EQ(g_freed, 2);
+  }
+  EXPECT_EQ(g_freed, 3);
+  EXPECT_EQ(g_fn_freed, 1);
+}
+
+TEST(Storage, AllocationCountSeesOtherThreads) {
+  // Small blocks served from a thread's cache are counted per thread; the total must still
+  // include them, from live threads and from threads that exited.
+  const std::uint64_t before = shade::AllocationCount();
+  std::thread worker([] {
+    for (int i = 0; i < 100; ++i) {
+      Storage s = Storage::Allocate(shade::cpu::kDevMask, TypeMeta::Make<float>(), 16);
+    }
+  });
+  worker.join();
+  EXPECT_EQ(shade::AllocationCount() - before, 100u);
 }
 
 }  // namespace

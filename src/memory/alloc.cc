@@ -1,10 +1,11 @@
 // Host allocation through posix_memalign, with overflow checks and a counter.
 #include "shade/memory/alloc.h"
 
+#include <sys/mman.h>
+
 #include <atomic>
 #include <cstdlib>
-
-#include <sys/mman.h>
+#include <mutex>
 
 #include "shade/base/error.h"
 
@@ -63,16 +64,43 @@ struct SmallCache {
   void* slot[kSmallClasses][kSmallCacheDepth];
   int count[kSmallClasses];
   bool dead;
+  // Cache hits counted for AllocationCount: written by the owning thread only (a plain store,
+  // no locked increment: that one instruction was most of a cache hit's cost), read by any.
+  std::atomic<std::uint64_t> hits;
+  SmallCache* prev;  // the list of registered threads, under g_hit_counters_mu
+  SmallCache* next;
 };
 thread_local SmallCache t_small;  // zero-initialised, trivially destructible
+
+// The caches of live threads (registered when a thread's reaper is armed, i.e. before its first
+// cache hit; an intrusive list, so registering allocates nothing and cannot throw) and the hits
+// left by threads that exited.
+std::mutex g_hit_counters_mu;
+SmallCache* g_registered = nullptr;  // under the mutex
+std::uint64_t g_exited_hits = 0;     // under the mutex
+
 struct SmallCacheReaper {
   bool armed = false;
+  void Arm() noexcept {
+    armed = true;
+    std::lock_guard<std::mutex> lock(g_hit_counters_mu);
+    t_small.prev = nullptr;
+    t_small.next = g_registered;
+    if (g_registered) g_registered->prev = &t_small;
+    g_registered = &t_small;
+  }
   ~SmallCacheReaper() {
     t_small.dead = true;
     for (int c = 0; c < kSmallClasses; ++c) {
       for (int k = 0; k < t_small.count[c]; ++k) std::free(t_small.slot[c][k]);
       t_small.count[c] = 0;
     }
+    if (!armed) return;
+    std::lock_guard<std::mutex> lock(g_hit_counters_mu);
+    g_exited_hits += t_small.hits.load(std::memory_order_relaxed);
+    if (t_small.prev) t_small.prev->next = t_small.next;
+    if (t_small.next) t_small.next->prev = t_small.prev;
+    if (g_registered == &t_small) g_registered = t_small.next;
   }
 };
 thread_local SmallCacheReaper t_reaper;
@@ -81,7 +109,7 @@ template <int C>
 void SmallFree(void* ptr) noexcept {
   SmallCache& t = t_small;
   if (ptr && !t.dead && t.count[C] < kSmallCacheDepth) {
-    if (t.count[C] == 0 && !t_reaper.armed) t_reaper.armed = true;  // drain at thread exit
+    if (t.count[C] == 0 && !t_reaper.armed) t_reaper.Arm();  // drain at thread exit
     t.slot[C][t.count[C]++] = ptr;
     return;
   }
@@ -94,8 +122,9 @@ void SmallFree(void* ptr) noexcept {
 }
 #endif
 using FreeFn = void (*)(void*);
-constexpr FreeFn kSmallFree[4] = {&SmallFree<0>, &SmallFree<1>, &SmallFree<2>, &SmallFree<3>};
-static_assert(kSmallClasses == 4, "one SmallFree per size class");
+constexpr FreeFn kSmallFree[8] = {&SmallFree<0>, &SmallFree<1>, &SmallFree<2>, &SmallFree<3>,
+                                  &SmallFree<4>, &SmallFree<5>, &SmallFree<6>, &SmallFree<7>};
+static_assert(kSmallClasses == 8, "one SmallFree per size class");
 }  // namespace
 
 void* SmallAlignedAlloc(std::size_t bytes, void (**free_fn)(void*)) {
@@ -106,10 +135,11 @@ void* SmallAlignedAlloc(std::size_t bytes, void (**free_fn)(void*)) {
 #if SHADE_SMALL_CACHE
   SmallCache& t = t_small;
   if (t.count[c] > 0) {
-    g_allocations.fetch_add(1, std::memory_order_relaxed);
+    // The cache is only filled after Arm() registered this thread's counter.
+    t.hits.store(t.hits.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
     return t.slot[c][--t.count[c]];
   }
-  if (!t.dead && !t_reaper.armed) t_reaper.armed = true;  // registers the thread-exit drain
+  if (!t.dead && !t_reaper.armed) t_reaper.Arm();  // registers the thread-exit drain
 #endif
   return AlignedAlloc(static_cast<std::size_t>(c + 1) * kAlignBytes);
 }
@@ -125,6 +155,15 @@ void* AlignedMallocPitch(std::size_t* out_pitch, std::size_t lspace, std::size_t
   return AlignedAlloc(total);
 }
 
-std::uint64_t AllocationCount() noexcept { return g_allocations.load(std::memory_order_relaxed); }
+std::uint64_t AllocationCount() noexcept {
+  std::uint64_t n = g_allocations.load(std::memory_order_relaxed);
+#if SHADE_SMALL_CACHE
+  std::lock_guard<std::mutex> lock(g_hit_counters_mu);
+  n += g_exited_hits;
+  for (const SmallCache* c = g_registered; c; c = c->next)
+    n += c->hits.load(std::memory_order_relaxed);
+#endif
+  return n;
+}
 
 }  // namespace shade

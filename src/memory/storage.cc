@@ -29,21 +29,63 @@ std::size_t MaxStorageBytes() {
 
 void StorageImpl::reset() noexcept {
   void* old = data_;
+  const MemoryDeleter plain = plain_deleter_;
   DataDeleter d = std::move(deleter_);
   data_ = nullptr;
+  plain_deleter_ = nullptr;
   deleter_ = nullptr;
   capacity_ = 0;
-  if (old && d) d(old);
+  if (!old) return;
+  if (plain) {
+    plain(old);
+  } else if (d) {
+    d(old);
+  }
 }
 
 void StorageImpl::ResetData(void* ptr, std::size_t capacity, DataDeleter deleter) noexcept {
+  // A std::function holding a plain function pointer is stored as the pointer.
+  if (!deleter) return ResetData(ptr, capacity, MemoryDeleter(nullptr));
+  using NoexceptDeleter = void (*)(void*) noexcept;  // a distinct type since C++17
+  if (const MemoryDeleter* fn = deleter.target<MemoryDeleter>()) {
+    return ResetData(ptr, capacity, *fn);
+  }
+  if (const NoexceptDeleter* fn = deleter.target<NoexceptDeleter>()) {
+    return ResetData(ptr, capacity, MemoryDeleter(*fn));
+  }
   // Adopt the new block first so the object is consistent even if the old deleter re-enters.
   void* old = data_;
+  const MemoryDeleter old_plain = plain_deleter_;
   DataDeleter old_deleter = std::move(deleter_);
   data_ = ptr;
+  plain_deleter_ = nullptr;
   deleter_ = std::move(deleter);
   capacity_ = capacity;
-  if (old && old_deleter && old != ptr) old_deleter(old);
+  if (old && old != ptr) {
+    if (old_plain) {
+      old_plain(old);
+    } else if (old_deleter) {
+      old_deleter(old);
+    }
+  }
+}
+
+void StorageImpl::ResetData(void* ptr, std::size_t capacity, MemoryDeleter deleter) noexcept {
+  void* old = data_;
+  const MemoryDeleter old_plain = plain_deleter_;
+  DataDeleter old_deleter;
+  if (deleter_) old_deleter = std::move(deleter_);
+  data_ = ptr;
+  plain_deleter_ = deleter;
+  deleter_ = nullptr;
+  capacity_ = capacity;
+  if (old && old != ptr) {
+    if (old_plain) {
+      old_plain(old);
+    } else if (old_deleter) {
+      old_deleter(old);
+    }
+  }
 }
 
 void* StorageImpl::AllocateData(TypeMeta meta, std::size_t nbytes) {
@@ -55,7 +97,7 @@ void* StorageImpl::AllocateData(TypeMeta meta, std::size_t nbytes) {
       << MaxStorageBytes() << " bytes)";
   if (nbytes == 0) {
     data_type_ = meta;
-    ResetData(nullptr, 0, DataDeleter());
+    ResetData(nullptr, 0, MemoryDeleter(nullptr));
     return nullptr;
   }
   DataDeleter deleter;
@@ -64,7 +106,7 @@ void* StorageImpl::AllocateData(TypeMeta meta, std::size_t nbytes) {
     void (*free_fn)(void*) = nullptr;
     void* ptr = SmallAlignedAlloc(nbytes, &free_fn);
     data_type_ = meta;
-    ResetData(ptr, nbytes, DataDeleter(free_fn));
+    ResetData(ptr, nbytes, free_fn);
     return ptr;
   }
   void* ptr = AlignedAlloc(nbytes);
@@ -82,7 +124,9 @@ void* StorageImpl::AllocateData(TypeMeta meta, std::size_t nbytes) {
       AlignedFree(p);
     };
   } else {
-    deleter = &AlignedFree;
+    data_type_ = meta;
+    ResetData(ptr, nbytes, MemoryDeleter(&AlignedFree));
+    return ptr;
   }
   data_type_ = meta;
   ResetData(ptr, nbytes, std::move(deleter));

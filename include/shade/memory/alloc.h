@@ -25,12 +25,15 @@ void AlignedFree(void* ptr) noexcept;
  */
 void* AlignedMallocPitch(std::size_t* out_pitch, std::size_t lspace, std::size_t num_line);
 
-/*! \brief Largest request SmallAlignedAlloc serves from its per-thread cache. */
-constexpr std::size_t kSmallAllocBytes = 256;
+/*!
+ * \brief Largest request SmallAlignedAlloc serves from its per-thread cache (512: a small
+ *  array's whole block, NDArrayImpl + StorageImpl + up to 256 bytes of data, fits).
+ */
+constexpr std::size_t kSmallAllocBytes = 512;
 
 /*!
  * \brief Allocates `bytes` (1..kSmallAllocBytes) aligned to kAlignBytes from a per-thread cache
- *  of recently freed blocks of the same size class (64, 128, 192 or 256 bytes), falling back to
+ *  of recently freed blocks of the same size class (a multiple of 64 bytes), falling back to
  *  AlignedAlloc; `*free_fn` receives the function that must release the block (not AlignedFree).
  *  Counts as one allocation in AllocationCount. Under AddressSanitizer the cache is off (every
  *  block comes from and goes back to the system allocator, so use-after-free stays visible).

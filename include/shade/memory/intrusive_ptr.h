@@ -6,6 +6,11 @@
  * The count is atomic, so handles may be copied and dropped from several threads at once. The
  * target's destructor is not virtual: `intrusive_ptr<T>` deletes through `T*`, so a handle must
  * name the most derived type (shade never upcasts one).
+ *
+ * Shared blocks: several targets may live in one allocation (`SharedBlock`, used for small
+ * arrays: NDArrayImpl + StorageImpl + data). A target that reports its block through a member
+ * `SharedBlock* intrusive_block() const` is destroyed in place when its count reaches zero and
+ * the block is freed when its last target is gone; other targets are `delete`d.
  */
 #ifndef SHADE_MEMORY_INTRUSIVE_PTR_H_
 #define SHADE_MEMORY_INTRUSIVE_PTR_H_
@@ -18,6 +23,49 @@ namespace shade {
 
 template <typename T>
 class intrusive_ptr;
+
+/*!
+ * \brief Header of one allocation holding several intrusively counted targets: counts the
+ *  targets not yet destroyed and frees the allocation with `free_fn` after the last one.
+ */
+struct SharedBlock {
+  /*! \brief Targets constructed in the block and not yet destroyed. */
+  std::atomic<std::int32_t> live;
+  /*! \brief Releases the whole allocation (the block header is at its start). */
+  void (*free_fn)(void*);
+
+  /*! \brief Header for `targets` objects; `free_fn` frees the allocation starting at `this`. */
+  SharedBlock(std::int32_t targets, void (*free_fn_in)(void*)) noexcept
+      : live(targets), free_fn(free_fn_in) {}
+  /*! \brief One target is gone; frees the block after the last. */
+  void Release() noexcept {
+    // A count of 1 read with acquire means every other target is already destroyed and nobody
+    // can reach this block any more: skip the atomic read-modify-write (one fewer locked
+    // instruction on the common path, where the array dies after its storage).
+    if (live.load(std::memory_order_acquire) == 1 ||
+        live.fetch_sub(1, std::memory_order_acq_rel) == 1) {
+      free_fn(this);
+    }
+  }
+};
+
+namespace detail {
+/*! \brief Destroys a target that lives in a SharedBlock in place; others are deleted. */
+template <typename T>
+auto DestroyIntrusiveTarget(T* p, int) noexcept -> decltype(p->intrusive_block(), void()) {
+  if (SharedBlock* block = p->intrusive_block()) {
+    p->~T();
+    block->Release();
+  } else {
+    delete p;
+  }
+}
+/*! \brief Targets that never live in a SharedBlock. */
+template <typename T>
+void DestroyIntrusiveTarget(T* p, long) noexcept {  // NOLINT(runtime/int)
+  delete p;
+}
+}  // namespace detail
 
 /*! \brief Base of every intrusively counted object: the atomic count, nothing else. */
 class intrusive_ptr_target {
@@ -47,6 +95,16 @@ class intrusive_ptr {
   constexpr intrusive_ptr(std::nullptr_t) noexcept {}  // NOLINT(runtime/explicit)
   /*! \brief Takes ownership of `p` (fresh from new, count 0) or adds a reference to it. */
   explicit intrusive_ptr(T* p) noexcept : ptr_(p) { Retain(); }
+  /*!
+   * \brief First handle on `p`, fresh from construction (count 0, not yet visible to any other
+   *  thread): sets the count to 1 with a plain store instead of a locked increment.
+   */
+  static intrusive_ptr AdoptFresh(T* p) noexcept {
+    intrusive_ptr h;
+    h.ptr_ = p;
+    if (p) p->refcount_.store(1, std::memory_order_relaxed);
+    return h;
+  }
   /*! \brief Shares the target. */
   intrusive_ptr(const intrusive_ptr& o) noexcept : ptr_(o.ptr_) { Retain(); }
   /*! \brief Steals the reference. */
@@ -70,6 +128,15 @@ class intrusive_ptr {
   void reset() noexcept {
     Release();
     ptr_ = nullptr;
+  }
+  /*!
+   * \brief Gives up the handle without touching the count and returns the target: the caller
+   *  now owns that reference (used to destroy a target of a SharedBlock in place).
+   */
+  T* Detach() noexcept {
+    T* p = ptr_;
+    ptr_ = nullptr;
+    return p;
   }
   /*! \brief The target (null when undefined). */
   T* get() const noexcept { return ptr_; }
@@ -98,8 +165,15 @@ class intrusive_ptr {
     if (ptr_) ptr_->refcount_.fetch_add(1, std::memory_order_relaxed);
   }
   void Release() noexcept {
-    // acq_rel: the deleting thread must see every write made through the other handles.
-    if (ptr_ && ptr_->refcount_.fetch_sub(1, std::memory_order_acq_rel) == 1) delete ptr_;
+    if (!ptr_) return;
+    // A count of 1 read with acquire means this is the only handle: nobody else can add or
+    // drop a reference, so the target dies without a locked decrement (the common case for
+    // temporaries). Otherwise acq_rel: the deleting thread must see every write made through
+    // the other handles.
+    if (ptr_->refcount_.load(std::memory_order_acquire) == 1 ||
+        ptr_->refcount_.fetch_sub(1, std::memory_order_acq_rel) == 1) {
+      detail::DestroyIntrusiveTarget(ptr_, 0);
+    }
   }
   T* ptr_ = nullptr;
 };
@@ -107,7 +181,7 @@ class intrusive_ptr {
 /*! \brief Allocates a T and returns the first handle on it. */
 template <typename T, typename... Args>
 intrusive_ptr<T> make_intrusive(Args&&... args) {
-  return intrusive_ptr<T>(new T(std::forward<Args>(args)...));
+  return intrusive_ptr<T>::AdoptFresh(new T(std::forward<Args>(args)...));
 }
 
 }  // namespace shade

@@ -65,14 +65,39 @@ class StorageImpl : public intrusive_ptr_target {
            "initialized data_type(TypeMeta).";
     ResetData(src, capacity, detail::MakeDeleter(std::move(d)));
   }
+  /*!
+   * \brief Owned storage whose `capacity` bytes at `data` lie in `block`, the allocation that
+   *  holds this StorageImpl too (NDArray::Empty's small arrays): the bytes are released with
+   *  the block, so replacing or resetting the data frees nothing. `data_type` must be
+   *  initialized and trivially constructible.
+   */
+  StorageImpl(SharedBlock* block, int dev_mask, TypeMeta data_type, void* data,
+              std::size_t capacity) noexcept
+      : data_(data),
+        plain_deleter_(&KeepBlockData),
+        capacity_(capacity),
+        data_type_(data_type),
+        dev_mask_(dev_mask),
+        block_(block) {}
   StorageImpl(const StorageImpl&) = delete;
   StorageImpl& operator=(const StorageImpl&) = delete;
-  ~StorageImpl() { reset(); }
+  ~StorageImpl() {
+    // The common case (a plain deleter, or none) without moving a std::function around.
+    if (!deleter_) {
+      if (data_ && plain_deleter_) plain_deleter_(data_);
+    } else {
+      reset();
+    }
+  }
+  /*! \brief The allocation this object lives in, or null when it was `new`ed (intrusive_ptr.h). */
+  SharedBlock* intrusive_block() const noexcept { return block_; }
 
   /*! \brief Frees (or forgets, when borrowed) the data; capacity becomes 0. */
   void reset() noexcept;
   /*! \brief Replaces the data: frees the old block, adopts `ptr` with `deleter`. */
   void ResetData(void* ptr, std::size_t capacity, DataDeleter deleter) noexcept;
+  /*! \brief ResetData with a plain deleter (null: borrowed), kept without a std::function. */
+  void ResetData(void* ptr, std::size_t capacity, MemoryDeleter deleter) noexcept;
   /*! \brief Takes `src` as the new data (Caffe2's UniqueStorageShareExternalPointer body). */
   template <typename Deleter = MemoryDeleter>
   void UniqueStorageShareExternalPointer(void* src, TypeMeta data_type, std::size_t capacity,
@@ -106,14 +131,21 @@ class StorageImpl : public intrusive_ptr_target {
   /*! \brief Device mask (cpu::kDevMask, gpu::kDevMask). */
   int dev_mask() const noexcept { return dev_mask_; }
   /*! \brief True when the storage frees its data (false for borrowed memory). */
-  bool owns_data() const noexcept { return static_cast<bool>(deleter_); }
+  bool owns_data() const noexcept { return plain_deleter_ || static_cast<bool>(deleter_); }
 
  private:
+  // Deleter of data that lives in this object's SharedBlock: the block frees it.
+  static void KeepBlockData(void*) noexcept {}
+
   void* data_ = nullptr;
+  // At most one of the two is set: plain function pointers (every deleter shade itself
+  // installs) skip std::function's call and management overhead.
+  MemoryDeleter plain_deleter_ = nullptr;
   DataDeleter deleter_;
   std::size_t capacity_ = 0;
   TypeMeta data_type_;
   int dev_mask_;
+  SharedBlock* block_ = nullptr;
 };
 
 /*! \brief Refcounted handle on a StorageImpl (what tensors hold). */
@@ -124,6 +156,8 @@ class Storage {
   /*! \brief Empty storage on a device, optionally typed. */
   explicit Storage(int dev_mask, TypeMeta data_type = TypeMeta())
       : impl_(make_intrusive<StorageImpl>(dev_mask, data_type)) {}
+  /*! \brief Handle holding `impl`'s reference (a null `impl` gives an undefined handle). */
+  explicit Storage(intrusive_ptr<StorageImpl> impl) noexcept : impl_(std::move(impl)) {}
   /*! \brief Wraps external memory; `d` frees it, a null `d` borrows it. */
   template <typename Deleter = MemoryDeleter>
   Storage(void* src, int dev_mask, TypeMeta data_type, std::size_t capacity, Deleter d = nullptr)
@@ -168,6 +202,18 @@ class Storage {
   bool is_alias_of(const Storage& o) const noexcept { return impl_ == o.impl_; }
   /*! \brief The StorageImpl. */
   StorageImpl* unsafeGetStorageImpl() const noexcept { return impl_.get(); }
+  /*!
+   * \brief When this is the only handle on a StorageImpl that lives in `block`, destroys it in
+   *  place without releasing its share of the block (the caller, the block's other object,
+   *  is being destroyed and accounts for it) and returns true; otherwise changes nothing.
+   */
+  bool DestroyIfUniqueIn(const SharedBlock* block) noexcept {
+    StorageImpl* st = impl_.get();
+    if (st == nullptr || st->intrusive_block() != block || !impl_.unique()) return false;
+    impl_.Detach();
+    st->~StorageImpl();
+    return true;
+  }
 
   /*!
    * \brief Replaces the data of a storage nobody else holds with external memory.

@@ -147,6 +147,11 @@ class Expr {
   static Expr Make(OpCode op, Expr a, Expr b);
   /*! \brief Ternary node. */
   static Expr Make(OpCode op, Expr a, Expr b, Expr c);
+  /*!
+   * \brief The binary node `op(a, b)` over two arrays, written in place (three nodes, one or two
+   *  array slots): what Make(op, Expr(a), Expr(b)) builds, without the leaf Exprs and moves.
+   */
+  static Expr MakeArrays(OpCode op, const NDArray& a, const NDArray& b);
 
   /*! \brief Evaluates into a new contiguous NDArray of the result dtype and broadcast shape. */
   NDArray eval() const;

@@ -6,6 +6,11 @@
  * Layout, on x86-64: refcount (1 word), Storage (1), offset (1), numel (1), sizes and strides
  * of up to 5 dimensions inline (10), rank and flags (1) = 15 words (LibTorch's TensorImpl: 26).
  * Higher ranks put sizes and strides on the heap.
+ *
+ * Small arrays from NDArray::Empty live in one allocation with their StorageImpl and data (a
+ * SharedBlock, see ndarray.cc's EmptySmall), the block header directly before the NDArrayImpl;
+ * `intrusive_block()` names it so intrusive_ptr destroys the object in place instead of
+ * deleting it.
  */
 #ifndef SHADE_NDARRAY_NDARRAY_IMPL_H_
 #define SHADE_NDARRAY_NDARRAY_IMPL_H_
@@ -30,12 +35,38 @@ class NDArrayImpl : public intrusive_ptr_target {
 
   /*! \brief Rank 0, one element, over `storage`. */
   explicit NDArrayImpl(Storage storage) : storage_(std::move(storage)) {}
+  /*!
+   * \brief Rank 0 over `storage`, constructed kBlockHeaderBytes after the start of `block`
+   *  (freed with the block, never deleted).
+   */
+  NDArrayImpl(SharedBlock* block, Storage storage) noexcept
+      : storage_(std::move(storage)), in_block_(true) {
+    SHADE_DCHECK(intrusive_block() == block);
+    static_cast<void>(block);
+  }
+  /*! \brief Offset of an in-block NDArrayImpl from its SharedBlock header (the header's size). */
+  static constexpr std::size_t kBlockHeaderBytes = sizeof(SharedBlock);
   NDArrayImpl(const NDArrayImpl&) = delete;
   NDArrayImpl& operator=(const NDArrayImpl&) = delete;
   ~NDArrayImpl() {
     if (ndim_ > kInlineDims) delete[] heap_;
+    // The usual end of a small array: it and the StorageImpl beside it in the block die
+    // together. Nobody else can reach the block then, so its count is set, not decremented
+    // (a locked instruction was ~5% of a 4-element add).
+    if (in_block_) {
+      SharedBlock* block = intrusive_block();
+      if (storage_.DestroyIfUniqueIn(block)) block->live.store(1, std::memory_order_relaxed);
+    }
   }
 
+  /*! \brief The allocation this object lives in, or null when it was `new`ed (intrusive_ptr.h). */
+  SharedBlock* intrusive_block() const noexcept {
+    // The header position is fixed, so a flag (in the padding after the rank) stands for the
+    // pointer and the object keeps its 15 words.
+    if (!in_block_) return nullptr;
+    return reinterpret_cast<SharedBlock*>(const_cast<char*>(reinterpret_cast<const char*>(this)) -
+                                          kBlockHeaderBytes);
+  }
   /*! \brief Rank. */
   int ndim() const noexcept { return ndim_; }
   /*! \brief Sizes (ndim entries). */
@@ -80,6 +111,23 @@ class NDArrayImpl : public intrusive_ptr_target {
       st[d] = stride;
       // A zero size counts as 1 here; the stride is never used to reach an element then.
       if (d > 0) stride *= std::max<index_t>(sz[d], 1);
+    }
+    numel_ = numel;
+    is_contiguous_ = true;
+  }
+  /*!
+   * \brief SetSizesContiguous for sizes the caller already validated: all positive, `numel`
+   *  their product (so no stride can overflow). Skips the checks.
+   */
+  void SetSizesContiguousValidated(const index_t* sizes, int ndim, index_t numel) {
+    SetRank(ndim);
+    index_t* sz = MutableSizes();
+    index_t* st = MutableStrides();
+    index_t stride = 1;
+    for (int d = ndim - 1; d >= 0; --d) {
+      sz[d] = sizes[d];
+      st[d] = stride;
+      stride *= sizes[d];
     }
     numel_ = numel;
     is_contiguous_ = true;
@@ -150,6 +198,7 @@ class NDArrayImpl : public intrusive_ptr_target {
   std::int32_t ndim_ = 0;
   bool is_contiguous_ = true;
   bool reserved_ = false;
+  bool in_block_ = false;
 };
 
 }  // namespace shade

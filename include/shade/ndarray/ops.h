@@ -15,6 +15,8 @@
 #ifndef SHADE_NDARRAY_OPS_H_
 #define SHADE_NDARRAY_OPS_H_
 
+#include <type_traits>
+
 #include "shade/ndarray/lazy.h"
 #include "shade/ndarray/ndarray.h"
 #include "shade/ndarray/promotion.h"
@@ -295,6 +297,89 @@ Expr operator|(Expr a, Expr b);
 
 /*! \brief Lazy `^`. */
 Expr operator^(Expr a, Expr b);
+
+// Two NDArray operands: the same lazy node, built in place (Expr::MakeArrays) instead of from
+// two leaf Exprs moved through by-value parameters. Templates, so they match only when both
+// operands are NDArrays (deduction sees no conversions): NDArray op Expr stays with the Expr
+// overloads above instead of becoming ambiguous through Expr's conversion to NDArray.
+
+namespace detail {
+/*! \brief Enables the two-array operator overloads for exactly (NDArray, NDArray). */
+template <typename A, typename B>
+using EnableIfTwoArrays =
+    std::enable_if_t<std::is_same<A, NDArray>::value && std::is_same<B, NDArray>::value, int>;
+}  // namespace detail
+
+/*! \brief Lazy `+` of two arrays. */
+template <typename A, typename B, detail::EnableIfTwoArrays<A, B> = 0>
+Expr operator+(const A& a, const B& b) {
+  return Expr::MakeArrays(OpCode::kAdd, a, b);
+}
+/*! \brief Lazy `-` of two arrays. */
+template <typename A, typename B, detail::EnableIfTwoArrays<A, B> = 0>
+Expr operator-(const A& a, const B& b) {
+  return Expr::MakeArrays(OpCode::kSubtract, a, b);
+}
+/*! \brief Lazy `*` of two arrays. */
+template <typename A, typename B, detail::EnableIfTwoArrays<A, B> = 0>
+Expr operator*(const A& a, const B& b) {
+  return Expr::MakeArrays(OpCode::kMultiply, a, b);
+}
+/*! \brief Lazy `/` of two arrays. */
+template <typename A, typename B, detail::EnableIfTwoArrays<A, B> = 0>
+Expr operator/(const A& a, const B& b) {
+  return Expr::MakeArrays(OpCode::kTrueDivide, a, b);
+}
+/*! \brief Lazy `%` of two arrays. */
+template <typename A, typename B, detail::EnableIfTwoArrays<A, B> = 0>
+Expr operator%(const A& a, const B& b) {
+  return Expr::MakeArrays(OpCode::kRemainder, a, b);
+}
+/*! \brief Lazy `==` of two arrays. */
+template <typename A, typename B, detail::EnableIfTwoArrays<A, B> = 0>
+Expr operator==(const A& a, const B& b) {
+  return Expr::MakeArrays(OpCode::kEqual, a, b);
+}
+/*! \brief Lazy `!=` of two arrays. */
+template <typename A, typename B, detail::EnableIfTwoArrays<A, B> = 0>
+Expr operator!=(const A& a, const B& b) {
+  return Expr::MakeArrays(OpCode::kNotEqual, a, b);
+}
+/*! \brief Lazy `<` of two arrays. */
+template <typename A, typename B, detail::EnableIfTwoArrays<A, B> = 0>
+Expr operator<(const A& a, const B& b) {
+  return Expr::MakeArrays(OpCode::kLess, a, b);
+}
+/*! \brief Lazy `<=` of two arrays. */
+template <typename A, typename B, detail::EnableIfTwoArrays<A, B> = 0>
+Expr operator<=(const A& a, const B& b) {
+  return Expr::MakeArrays(OpCode::kLessEqual, a, b);
+}
+/*! \brief Lazy `>` of two arrays. */
+template <typename A, typename B, detail::EnableIfTwoArrays<A, B> = 0>
+Expr operator>(const A& a, const B& b) {
+  return Expr::MakeArrays(OpCode::kGreater, a, b);
+}
+/*! \brief Lazy `>=` of two arrays. */
+template <typename A, typename B, detail::EnableIfTwoArrays<A, B> = 0>
+Expr operator>=(const A& a, const B& b) {
+  return Expr::MakeArrays(OpCode::kGreaterEqual, a, b);
+}
+/*! \brief Lazy `&` of two arrays. */
+template <typename A, typename B, detail::EnableIfTwoArrays<A, B> = 0>
+Expr operator&(const A& a, const B& b) {
+  return Expr::MakeArrays(OpCode::kBitwiseAnd, a, b);
+}
+/*! \brief Lazy `|` of two arrays. */
+template <typename A, typename B, detail::EnableIfTwoArrays<A, B> = 0>
+Expr operator|(const A& a, const B& b) {
+  return Expr::MakeArrays(OpCode::kBitwiseOr, a, b);
+}
+/*! \brief Lazy `^` of two arrays. */
+template <typename A, typename B, detail::EnableIfTwoArrays<A, B> = 0>
+Expr operator^(const A& a, const B& b) {
+  return Expr::MakeArrays(OpCode::kBitwiseXor, a, b);
+}
 
 /*! \brief Lazy negation. */
 Expr operator-(Expr a);
