@@ -27,6 +27,20 @@ std::size_t MaxStorageBytes() {
   return limit;
 }
 
+namespace {
+// Frees the data a storage just let go of with whichever deleter it had (the plain pointer or
+// the std::function; at most one is set), unless it is null or the block that replaced it.
+void FreeReplaced(void* old, const void* replacement, MemoryDeleter plain,
+                  const DataDeleter& deleter) noexcept {
+  if (old == nullptr || old == replacement) return;
+  if (plain) {
+    plain(old);
+  } else if (deleter) {
+    deleter(old);
+  }
+}
+}  // namespace
+
 void StorageImpl::reset() noexcept {
   void* old = data_;
   const MemoryDeleter plain = plain_deleter_;
@@ -35,12 +49,7 @@ void StorageImpl::reset() noexcept {
   plain_deleter_ = nullptr;
   deleter_ = nullptr;
   capacity_ = 0;
-  if (!old) return;
-  if (plain) {
-    plain(old);
-  } else if (d) {
-    d(old);
-  }
+  FreeReplaced(old, nullptr, plain, d);
 }
 
 void StorageImpl::ResetData(void* ptr, std::size_t capacity, DataDeleter deleter) noexcept {
@@ -61,13 +70,7 @@ void StorageImpl::ResetData(void* ptr, std::size_t capacity, DataDeleter deleter
   plain_deleter_ = nullptr;
   deleter_ = std::move(deleter);
   capacity_ = capacity;
-  if (old && old != ptr) {
-    if (old_plain) {
-      old_plain(old);
-    } else if (old_deleter) {
-      old_deleter(old);
-    }
-  }
+  FreeReplaced(old, ptr, old_plain, old_deleter);
 }
 
 void StorageImpl::ResetData(void* ptr, std::size_t capacity, MemoryDeleter deleter) noexcept {
@@ -79,13 +82,7 @@ void StorageImpl::ResetData(void* ptr, std::size_t capacity, MemoryDeleter delet
   plain_deleter_ = deleter;
   deleter_ = nullptr;
   capacity_ = capacity;
-  if (old && old != ptr) {
-    if (old_plain) {
-      old_plain(old);
-    } else if (old_deleter) {
-      old_deleter(old);
-    }
-  }
+  FreeReplaced(old, ptr, old_plain, old_deleter);
 }
 
 void* StorageImpl::AllocateData(TypeMeta meta, std::size_t nbytes) {

@@ -310,76 +310,27 @@ using EnableIfTwoArrays =
     std::enable_if_t<std::is_same<A, NDArray>::value && std::is_same<B, NDArray>::value, int>;
 }  // namespace detail
 
-/*! \brief Lazy `+` of two arrays. */
-template <typename A, typename B, detail::EnableIfTwoArrays<A, B> = 0>
-Expr operator+(const A& a, const B& b) {
-  return Expr::MakeArrays(OpCode::kAdd, a, b);
-}
-/*! \brief Lazy `-` of two arrays. */
-template <typename A, typename B, detail::EnableIfTwoArrays<A, B> = 0>
-Expr operator-(const A& a, const B& b) {
-  return Expr::MakeArrays(OpCode::kSubtract, a, b);
-}
-/*! \brief Lazy `*` of two arrays. */
-template <typename A, typename B, detail::EnableIfTwoArrays<A, B> = 0>
-Expr operator*(const A& a, const B& b) {
-  return Expr::MakeArrays(OpCode::kMultiply, a, b);
-}
-/*! \brief Lazy `/` of two arrays. */
-template <typename A, typename B, detail::EnableIfTwoArrays<A, B> = 0>
-Expr operator/(const A& a, const B& b) {
-  return Expr::MakeArrays(OpCode::kTrueDivide, a, b);
-}
-/*! \brief Lazy `%` of two arrays. */
-template <typename A, typename B, detail::EnableIfTwoArrays<A, B> = 0>
-Expr operator%(const A& a, const B& b) {
-  return Expr::MakeArrays(OpCode::kRemainder, a, b);
-}
-/*! \brief Lazy `==` of two arrays. */
-template <typename A, typename B, detail::EnableIfTwoArrays<A, B> = 0>
-Expr operator==(const A& a, const B& b) {
-  return Expr::MakeArrays(OpCode::kEqual, a, b);
-}
-/*! \brief Lazy `!=` of two arrays. */
-template <typename A, typename B, detail::EnableIfTwoArrays<A, B> = 0>
-Expr operator!=(const A& a, const B& b) {
-  return Expr::MakeArrays(OpCode::kNotEqual, a, b);
-}
-/*! \brief Lazy `<` of two arrays. */
-template <typename A, typename B, detail::EnableIfTwoArrays<A, B> = 0>
-Expr operator<(const A& a, const B& b) {
-  return Expr::MakeArrays(OpCode::kLess, a, b);
-}
-/*! \brief Lazy `<=` of two arrays. */
-template <typename A, typename B, detail::EnableIfTwoArrays<A, B> = 0>
-Expr operator<=(const A& a, const B& b) {
-  return Expr::MakeArrays(OpCode::kLessEqual, a, b);
-}
-/*! \brief Lazy `>` of two arrays. */
-template <typename A, typename B, detail::EnableIfTwoArrays<A, B> = 0>
-Expr operator>(const A& a, const B& b) {
-  return Expr::MakeArrays(OpCode::kGreater, a, b);
-}
-/*! \brief Lazy `>=` of two arrays. */
-template <typename A, typename B, detail::EnableIfTwoArrays<A, B> = 0>
-Expr operator>=(const A& a, const B& b) {
-  return Expr::MakeArrays(OpCode::kGreaterEqual, a, b);
-}
-/*! \brief Lazy `&` of two arrays. */
-template <typename A, typename B, detail::EnableIfTwoArrays<A, B> = 0>
-Expr operator&(const A& a, const B& b) {
-  return Expr::MakeArrays(OpCode::kBitwiseAnd, a, b);
-}
-/*! \brief Lazy `|` of two arrays. */
-template <typename A, typename B, detail::EnableIfTwoArrays<A, B> = 0>
-Expr operator|(const A& a, const B& b) {
-  return Expr::MakeArrays(OpCode::kBitwiseOr, a, b);
-}
-/*! \brief Lazy `^` of two arrays. */
-template <typename A, typename B, detail::EnableIfTwoArrays<A, B> = 0>
-Expr operator^(const A& a, const B& b) {
-  return Expr::MakeArrays(OpCode::kBitwiseXor, a, b);
-}
+/*! \brief Defines the lazy operator `sym` (OpCode::code) for exactly two NDArrays. */
+#define SHADE_TWO_ARRAY_OPERATOR(sym, code)                                   \
+  template <typename A, typename B, detail::EnableIfTwoArrays<A, B> = 0>     \
+  Expr operator sym(const A& a, const B& b) {                                \
+    return Expr::MakeArrays(OpCode::code, a, b);                             \
+  }
+SHADE_TWO_ARRAY_OPERATOR(+, kAdd)
+SHADE_TWO_ARRAY_OPERATOR(-, kSubtract)
+SHADE_TWO_ARRAY_OPERATOR(*, kMultiply)
+SHADE_TWO_ARRAY_OPERATOR(/, kTrueDivide)
+SHADE_TWO_ARRAY_OPERATOR(%, kRemainder)
+SHADE_TWO_ARRAY_OPERATOR(==, kEqual)
+SHADE_TWO_ARRAY_OPERATOR(!=, kNotEqual)
+SHADE_TWO_ARRAY_OPERATOR(<, kLess)
+SHADE_TWO_ARRAY_OPERATOR(<=, kLessEqual)
+SHADE_TWO_ARRAY_OPERATOR(>, kGreater)
+SHADE_TWO_ARRAY_OPERATOR(>=, kGreaterEqual)
+SHADE_TWO_ARRAY_OPERATOR(&, kBitwiseAnd)
+SHADE_TWO_ARRAY_OPERATOR(|, kBitwiseOr)
+SHADE_TWO_ARRAY_OPERATOR(^, kBitwiseXor)
+#undef SHADE_TWO_ARRAY_OPERATOR
 
 /*! \brief Lazy negation. */
 Expr operator-(Expr a);

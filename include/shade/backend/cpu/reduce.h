@@ -169,16 +169,19 @@ auto ReduceTreeAcc(index_t lo, index_t hi, index_t n, const T* x) {
   return CombineAcc<Red, T>(l, ReduceTreeAcc<Red>(mid, hi, n, x));
 }
 
-// The nodes of that tree at depth `cut` (or leaves above it), left to right: the pieces a
-// threaded reduction computes independently.
-inline void TreeFrontier(index_t lo, index_t hi, int depth, int cut, std::vector<index_t>& bounds) {
-  if (depth == cut || hi - lo == 1) {
+// The nodes at depth `cut` (or leaves above it: ranges of at most `leaf`) of a balanced tree
+// over [lo, hi) split at lo + (hi - lo) / 2, left to right, as the end of each node's range:
+// the pieces a threaded reduction computes independently. Serves the block tree of full
+// reductions (leaf 1) and the row tree of axis-0 tiles (leaf kReduceRowLeaf).
+inline void TreeFrontier(index_t lo, index_t hi, int depth, int cut, index_t leaf,
+                         std::vector<index_t>& bounds) {
+  if (depth == cut || hi - lo <= leaf) {
     bounds.push_back(hi);
     return;
   }
   const index_t mid = lo + (hi - lo) / 2;
-  TreeFrontier(lo, mid, depth + 1, cut, bounds);
-  TreeFrontier(mid, hi, depth + 1, cut, bounds);
+  TreeFrontier(lo, mid, depth + 1, cut, leaf, bounds);
+  TreeFrontier(mid, hi, depth + 1, cut, leaf, bounds);
 }
 // The top of the tree above the frontier: combines the frontier's accumulators (stored N lanes
 // each in acc, consumed left to right through *next) in the same order as ReduceTreeAcc.
@@ -250,7 +253,7 @@ T ReduceAll(index_t n, const T* x) {
   int cut = 0;
   while ((1 << cut) < threads) ++cut;
   std::vector<index_t> bounds{0};
-  detail::TreeFrontier(0, blocks, 0, cut, bounds);
+  detail::TreeFrontier(0, blocks, 0, cut, 1, bounds);
   const index_t pieces = static_cast<index_t>(bounds.size()) - 1;
   const index_t lanes = ReduceLanes<Red, T>();
   std::vector<T> acc(static_cast<size_t>(pieces * lanes));
@@ -327,17 +330,6 @@ inline index_t TreeDepth(index_t rows) {
   return depth;
 }
 
-// The nodes of Axis0Tile's row tree over [r0, r1) at depth `cut` (or leaves above it), left to
-// right, as the end rows of consecutive row ranges.
-inline void RowFrontier(index_t r0, index_t r1, int depth, int cut, std::vector<index_t>& bounds) {
-  if (depth == cut || r1 - r0 <= kReduceRowLeaf) {
-    bounds.push_back(r1);
-    return;
-  }
-  const index_t mid = r0 + (r1 - r0) / 2;
-  RowFrontier(r0, mid, depth + 1, cut, bounds);
-  RowFrontier(mid, r1, depth + 1, cut, bounds);
-}
 // Combines the w-wide rows of the frontier pieces (parts, `stride` apart, taken left to right
 // through *next) as Axis0Tile's tree does: the left node accumulates the right one. Returns the
 // row holding the result (the leftmost piece's).
@@ -373,7 +365,7 @@ void ReduceColumns(index_t outer, index_t len, index_t inner, const T* x, index_
     while (cut < 8 && (units << cut) < threads) ++cut;
   }
   std::vector<index_t> bounds{0};
-  if (len > 0) RowFrontier(0, len, 0, cut, bounds);
+  if (len > 0) TreeFrontier(0, len, 0, cut, kReduceRowLeaf, bounds);
   const index_t pieces = std::max<index_t>(1, static_cast<index_t>(bounds.size()) - 1);
   const index_t depth = TreeDepth(std::max<index_t>(len, 1));
   const index_t piece_work = std::max<index_t>(1, (len / pieces) * tw);
