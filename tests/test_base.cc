@@ -174,8 +174,9 @@ TEST(Half, RoundsFromDoubleOnceLikeTheCompiler) {
     // Bias most samples into the half range (exponents 2^-26 .. 2^17).
     if (i % 4 != 0) u = (u & 0x800fffffffffffffull) | (uint64_t(1023 - 26 + u % 44) << 52);
     // Every 3rd one: just above or below a half tie (bits past the 12th set sparsely).
-    if (i % 3 == 0) u = (u & 0xfff0000000000000ull) | (u & 0x000ffc0000000000ull) |
-                        0x0000020000000000ull | ((u >> 7) & 1 ? 1ull : 0ull);
+    if (i % 3 == 0)
+      u = (u & 0xfff0000000000000ull) | (u & 0x000ffc0000000000ull) | 0x0000020000000000ull |
+          ((u >> 7) & 1 ? 1ull : 0ull);
     double d;
     std::memcpy(&d, &u, 8);
     if (std::isnan(d)) continue;
@@ -285,8 +286,9 @@ TEST(Bf16, RoundsFromDoubleAndWideIntegersOnce) {
     uint64_t u = any(rng);
     u = (u & 0x800fffffffffffffull) | (uint64_t(1023 - 100 + u % 200) << 52);
     // Every other one: a bf16 tie plus or minus a far-away bit, where float would round to the tie.
-    if (i & 1) u = (u & 0xfff0000000000000ull) | (u & 0x000fe00000000000ull) |
-                   0x0000100000000000ull | ((u >> 9) & 1 ? 1ull : 0ull);
+    if (i & 1)
+      u = (u & 0xfff0000000000000ull) | (u & 0x000fe00000000000ull) | 0x0000100000000000ull |
+          ((u >> 9) & 1 ? 1ull : 0ull);
     double d;
     std::memcpy(&d, &u, 8);
     ASSERT_EQ(shade::bf16_t(d).bits_, Bf16ReferenceWide(d)) << "double bits " << std::hex << u;

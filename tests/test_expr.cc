@@ -285,8 +285,8 @@ TYPED_TEST(ExprTest, TransposedOperands) {
 // on both sides, 0-size, and two disjoint views of one buffer.
 TYPED_TEST(ExprTest, PlainTransposeMatchesTheElementLoop) {
   using T = TypeParam;
-  const index_t sizes[][3] = {{0, 7, 1}, {1, 1, 0}, {16, 16, 0}, {17, 33, 3}, {64, 130, 5},
-                              {130, 64, 0}, {200, 9, 16}};
+  const index_t sizes[][3] = {{0, 7, 1},    {1, 1, 0},    {16, 16, 0}, {17, 33, 3},
+                              {64, 130, 5}, {130, 64, 0}, {200, 9, 16}};
   for (const auto& sz : sizes) {
     const index_t rows = sz[0], cols = sz[1], pad = sz[2];
     Buf<T> src(rows, cols, pad), dst(cols, rows, pad + 1);
@@ -310,7 +310,8 @@ TYPED_TEST(ExprTest, PlainTransposeMatchesTheElementLoop) {
     for (index_t j = 0; j < 4; ++j) want.push_back(sq.at(j, i));
   below = top.T();
   for (index_t i = 0; i < 4; ++i)
-    for (index_t j = 0; j < 4; ++j) ASSERT_EQ(sq.at(4 + i, j), want[static_cast<size_t>(i * 4 + j)]);
+    for (index_t j = 0; j < 4; ++j)
+      ASSERT_EQ(sq.at(4 + i, j), want[static_cast<size_t>(i * 4 + j)]);
 }
 
 TYPED_TEST(ExprTest, Typecast) {

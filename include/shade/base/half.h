@@ -102,7 +102,7 @@ SHADE_XINLINE float U64ToFloatRoundOdd(std::uint64_t u) {
   while ((u >> shift) >= (std::uint64_t{1} << 24)) ++shift;
   std::uint64_t m = u >> shift;
   if (shift > 0 && (u & ((std::uint64_t{1} << shift) - 1)) != 0) m |= 1u;
-  float f = static_cast<float>(m);  // exact: m < 2^24
+  float f = static_cast<float>(m);            // exact: m < 2^24
   for (int i = 0; i < shift; ++i) f *= 2.0f;  // exact: at most 2^64 < FLT_MAX
   return f;
 }
@@ -118,8 +118,8 @@ SHADE_XINLINE float ToFloatForNarrowing(T v) {
   } else if constexpr (std::is_integral<T>::value && (sizeof(T) > 2)) {
     if constexpr (std::is_signed<T>::value) {
       const bool neg = v < 0;
-      const std::uint64_t mag = neg ? std::uint64_t{0} - static_cast<std::uint64_t>(v)
-                                    : static_cast<std::uint64_t>(v);
+      const std::uint64_t mag =
+          neg ? std::uint64_t{0} - static_cast<std::uint64_t>(v) : static_cast<std::uint64_t>(v);
       const float f = U64ToFloatRoundOdd(mag);
       return neg ? -f : f;
     } else {

@@ -60,7 +60,8 @@ struct TensorEvaluator<TransposeExp<Tensor<cpu, 2, DType>, DType>> {
   static constexpr bool kAvailable = true;
   /*! \brief *dst = src^T when Saver is a plain store and the memory does not overlap. */
   template <typename Saver, int dim>
-  static bool Run(Tensor<cpu, dim, DType>* dst, const TransposeExp<Tensor<cpu, 2, DType>, DType>& e) {
+  static bool Run(Tensor<cpu, dim, DType>* dst,
+                  const TransposeExp<Tensor<cpu, 2, DType>, DType>& e) {
     if constexpr (dim != 2 || !std::is_same<Saver, sv::saveto>::value) {
       return false;
     } else {
