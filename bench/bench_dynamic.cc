@@ -11,6 +11,7 @@
 #include "bench/ndarray_fill.h"
 #include "shade/ndarray/ops.h"
 #include "shade/tensor/tensor.h"
+#include "shade/tensor/tensor_cpu.h"
 
 namespace {
 
@@ -61,6 +62,25 @@ void BM_Fused5_static(benchmark::State& st) {
   shade_bench::SetBytes(st, 4.0 * 4 * kBig);
 }
 BENCHMARK(BM_Fused5_static)->Arg(1)->Arg(2)->Unit(benchmark::kMillisecond)->UseRealTime();
+
+// The static path with a fresh result per call (AllocSpace/FreeSpace), like the allocating
+// dynamic form: both then pay the first touch of a new 64 MiB block.
+void BM_Fused5_static_alloc(benchmark::State& st) {
+  using namespace shade::expr;  // NOLINT(build/namespaces)
+  SetThreads(static_cast<int>(st.range(0)));
+  shade_bench::Buffer<float> ba(kBig, -1, 1), bb(kBig, -1, 1), bx(kBig, 0.5, 1.5);
+  shade::Tensor<shade::cpu, 1, float> a(ba.data(), shade::Shape1(kBig)), b(bb.data(), shade::Shape1(kBig)),
+      x(bx.data(), shade::Shape1(kBig));
+  for (auto _ : st) {
+    shade::Tensor<shade::cpu, 1, float> c(shade::Shape1(kBig));
+    shade::AllocSpace(&c, false);
+    c = a * b + F<shade::op::exp>(x) - a / x;
+    benchmark::DoNotOptimize(c.dptr_);
+    shade::FreeSpace(&c);
+  }
+  shade_bench::SetBytes(st, 4.0 * 4 * kBig);
+}
+BENCHMARK(BM_Fused5_static_alloc)->Arg(1)->Arg(2)->Unit(benchmark::kMillisecond)->UseRealTime();
 
 #ifdef SHADE_BENCH_HAVE_TORCH
 void BM_Fused5_torch(benchmark::State& st) {
