@@ -12,6 +12,7 @@
 
 #include "bench/common.h"
 #include "shade/backend/cpu/kernels.h"
+#include "shade/expr/op.h"
 
 namespace shade_bench {
 namespace {
@@ -247,16 +248,6 @@ void BM_W3_xtensor(benchmark::State& st) {
 // difference to BM_W3_*_shade is the math's compute cost. _stream writes with non-temporal
 // stores (no read-for-ownership of the destination), which shows whether the floor is set by
 // the cache hierarchy or by the destination's write-allocate traffic.
-struct ScaleOp {
-  template <class T>
-  static T Map(T a) {
-    return a * T(1.0001);
-  }
-  template <class D, class V>
-  static V MapPacket(D d, V a) {
-    return hn::Mul(a, hn::Set(d, hn::TFromD<D>(1.0001)));
-  }
-};
 void BM_W3_floor_hand(benchmark::State& st) {
   Buffer<float> a(kMathN), b(kMathN, -4, 4);
   float* __restrict pa = a.data();
@@ -271,8 +262,8 @@ void BM_W3_floor_shade(benchmark::State& st) {
   SetThreads(1);
   Buffer<float> a(kMathN), b(kMathN, -4, 4);
   for (auto _ : st) {
-    kernel::MapUnary<kernel::sv::saveto, ScaleOp>(kMathN, a.data(),
-                                                  static_cast<const float*>(b.data()));
+    kernel::MapBinary<kernel::sv::saveto, shade::op::mul>(
+        kMathN, a.data(), static_cast<const float*>(b.data()), kernel::MakeScalar(1.0001f));
     benchmark::ClobberMemory();
   }
   st.SetItemsProcessed(st.iterations() * kMathN);

@@ -102,6 +102,13 @@ class NDArrayImpl : public intrusive_ptr_target {
     // before anything changes (sizes (0, 2^40, 2^40) must throw, not overflow).
     index_t span = 1;
     for (int d = ndim - 1; d > 0; --d) span = CheckedMul(span, std::max<index_t>(sizes[d], 1), "NDArray stride");
+    SetSizesContiguousValidated(sizes, ndim, numel);
+  }
+  /*!
+   * \brief SetSizesContiguous for sizes the caller already validated (ValidateSizes passed,
+   *  `numel` their product, every stride representable). Skips the checks.
+   */
+  void SetSizesContiguousValidated(const index_t* sizes, int ndim, index_t numel) {
     SetRank(ndim);
     index_t* sz = MutableSizes();
     index_t* st = MutableStrides();
@@ -111,23 +118,6 @@ class NDArrayImpl : public intrusive_ptr_target {
       st[d] = stride;
       // A zero size counts as 1 here; the stride is never used to reach an element then.
       if (d > 0) stride *= std::max<index_t>(sz[d], 1);
-    }
-    numel_ = numel;
-    is_contiguous_ = true;
-  }
-  /*!
-   * \brief SetSizesContiguous for sizes the caller already validated: all positive, `numel`
-   *  their product (so no stride can overflow). Skips the checks.
-   */
-  void SetSizesContiguousValidated(const index_t* sizes, int ndim, index_t numel) {
-    SetRank(ndim);
-    index_t* sz = MutableSizes();
-    index_t* st = MutableStrides();
-    index_t stride = 1;
-    for (int d = ndim - 1; d >= 0; --d) {
-      sz[d] = sizes[d];
-      st[d] = stride;
-      stride *= sizes[d];
     }
     numel_ = numel;
     is_contiguous_ = true;
