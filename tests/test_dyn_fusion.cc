@@ -14,7 +14,10 @@
 #include <cstdlib>
 #include <cstring>
 #include <new>
+#include <functional>
+#include <random>
 
+#include "shade/backend/cpu/parallel.h"
 #include "shade/memory/alloc.h"
 #include "shade/ndarray/ops.h"
 
@@ -163,6 +166,178 @@ TEST(DynFusion, ExprInAutoKeepsOperandsAlive) {
   // Copies of an Expr share the operands.
   Expr copy = twice;
   EXPECT_TRUE(SameBits(copy.eval(), r));
+}
+
+TEST(DynFusion, RightOperandReadingOneArrayTwice) {
+  // Regression: appending an operand whose tree reads one array from two nodes (b * b) moved
+  // the array over for the first node and left the second reading the moved-from handle.
+  NDArray a = Pattern({50}, kFloat32, 0.3, -1), b = Pattern({50}, kFloat32, 0.7, 0.5);
+  NDArray c = a + (b * b);
+  NDArray d = a + (a * b + exp(b) - b);
+  for (index_t i = 0; i < 50; ++i) {
+    const float av = a.at<float>(i), bv = b.at<float>(i);
+    EXPECT_FLOAT_EQ(c.at<float>(i), av + bv * bv);  // the compiler may fuse this into an fma
+    EXPECT_NEAR(d.at<float>(i), av + (av * bv + std::exp(bv) - bv), 1e-5f * (1 + std::fabs(d.at<float>(i))));
+  }
+  EXPECT_TRUE(b.defined());
+  EXPECT_EQ(b.use_count(), 1);  // the Exprs are gone and released their handles
+}
+
+// ------------------------------------------------------------------ the register program
+// lazy.h: float expressions without conversions run in registers, two vectors at a time; the
+// tile evaluator (the oracle here, forced by SetRegisterProgramEnabled(false)) must give the same
+// values: the same packet functions compute both, so they agree bit for bit, NaNs aside (a
+// commutative op may take its operands in the other order, and x86 keeps the first NaN's bits).
+
+bool SameValues(const NDArray& x, const NDArray& y) {
+  if (x.type_flag() != y.type_flag() || x.sizes() != y.sizes()) return false;
+  NDArray cx = x.contiguous(), cy = y.contiguous();
+  bool same = true;
+  DispatchDType(x.type_flag(), [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    if constexpr (std::is_floating_point<T>::value) {
+      const T* p = static_cast<const T*>(cx.data_ptr());
+      const T* q = static_cast<const T*>(cy.data_ptr());
+      for (index_t i = 0; i < cx.numel() && same; ++i) {
+        same = (std::isnan(p[i]) && std::isnan(q[i])) || std::memcmp(p + i, q + i, sizeof(T)) == 0;
+        if (!same) ADD_FAILURE() << "element " << i << " of " << cx.numel() << ": " << p[i] << " vs " << q[i];
+      }
+    } else {
+      same = std::memcmp(cx.data_ptr(), cy.data_ptr(), cx.nbytes()) == 0;
+    }
+  });
+  return same;
+}
+
+// Evaluates e with and without the register program (one thread, so that the calling
+// thread's run count tells whether the register program ran) and returns whether it ran.
+bool CheckAgainstTiles(const Expr& e, const char* what) {
+  const int threads = GetNumThreads();
+  SetNumThreads(1);
+  detail::SetRegisterProgramEnabled(false);
+  NDArray tiles = e.eval();
+  detail::SetRegisterProgramEnabled(true);
+  const std::int64_t runs = detail::RegisterProgramRuns();
+  NDArray regs = e.eval();
+  const bool ran = detail::RegisterProgramRuns() > runs;
+  // Into an existing array (out=), and into a strided view, which takes the tiles.
+  NDArray out = NDArray::Empty(regs.sizes(), regs.type_flag());
+  e.eval(out);
+  SetNumThreads(threads);
+  EXPECT_TRUE(SameValues(regs, tiles)) << what;
+  EXPECT_TRUE(SameValues(out, tiles)) << what;
+  return ran;
+}
+
+TEST(DynFusion, RegisterProgramRunsTheFiveOpExpression) {
+  for (int flag : {kFloat32, kFloat64}) {
+    for (index_t n : {0, 1, 7, 16, 17, 33, 64, 1000, 4099}) {
+      NDArray a = Pattern({n}, flag, 0.37, -2), b = Pattern({n}, flag, 0.11, -1),
+              x = Pattern({n}, flag, 0.23, 0.5);
+      const bool ran = CheckAgainstTiles(a * b + exp(x) - a / x, "a*b + exp(x) - a/x");
+      // Runs shorter than two vectors (at most 16 floats with AVX-512) are all tail.
+      if (n >= 64) {
+        EXPECT_TRUE(ran) << "n " << n;
+      }
+      if (n == 0) {
+        EXPECT_FALSE(ran);
+      }
+    }
+  }
+}
+
+TEST(DynFusion, RegisterProgramFallsBackWhereItMust) {
+  const index_t n = 1000;
+  NDArray a = Pattern({n}, kFloat32, 0.37, -2), b = Pattern({n}, kFloat32, 0.11, -1);
+  NDArray i16 = Pattern({n}, kInt16, 3, -2), a64 = Pattern({n}, kFloat64, 0.3, 1);
+  // Conversions, comparisons, integer and ternary ops: the tiles.
+  EXPECT_FALSE(CheckAgainstTiles(a * i16 + 1, "int16 -> float32"));
+  EXPECT_FALSE(CheckAgainstTiles(a + a64, "float32 + float64"));
+  EXPECT_FALSE(CheckAgainstTiles(where(a > b, a, b) * 2, "where"));
+  EXPECT_FALSE(CheckAgainstTiles(clip(a, -0.5, 0.5) + b, "clip"));
+  EXPECT_FALSE(CheckAgainstTiles(i16 * i16 + 3, "int16"));
+  EXPECT_FALSE(CheckAgainstTiles(power(a, b), "power has no packet form"));
+  // Five values alive at once (subtract keeps its operand order): deeper than the stack.
+  Expr deep = exp(a) - (exp(b) - (exp(a) - (exp(b) - exp(a) / exp(b))));
+  EXPECT_FALSE(CheckAgainstTiles(deep, "depth 5"));
+  // Four are fine.
+  Expr four = exp(a) - (exp(b) - (exp(a) - b / a));
+  EXPECT_TRUE(CheckAgainstTiles(four, "depth 4"));
+  // With commutative ops the needier side goes first, and the same shape needs two entries.
+  Expr reordered = exp(a) + (exp(b) + (exp(a) + (exp(b) + exp(a) * exp(b))));
+  EXPECT_TRUE(CheckAgainstTiles(reordered, "commutative depth 5"));
+  // A transposed operand: its runs are strided, the tiles gather them.
+  NDArray m = Pattern({40, 50}, kFloat32, 0.3, -1), mt = Pattern({50, 40}, kFloat32, 0.7, 0).transpose(0, 1);
+  EXPECT_FALSE(CheckAgainstTiles(m * mt + exp(m), "transposed"));
+  // Broadcast along the run: (N,1) * (1,N) has a zero stride in every run.
+  NDArray col = Pattern({64, 1}, kFloat32, 0.3, -1), row = Pattern({1, 64}, kFloat32, 0.7, 0);
+  CheckAgainstTiles(col * row + 1, "broadcast");
+  // A row broadcast over rows: the runs are contiguous rows of both.
+  NDArray big = Pattern({8, 256}, kFloat32, 0.3, -1), brow = Pattern({256}, kFloat32, 0.7, 0);
+  CheckAgainstTiles(big * brow - exp(big), "row broadcast");
+}
+
+TEST(DynFusion, RegisterProgramMatchesTilesOnRandomExpressions) {
+  // Random trees over float32 and float64: binary and unary ops, array leaves, weak scalars on
+  // either side, one-element arrays (splats), commutative ops with the costly side on the
+  // right (evaluated first), depths past the register stack.
+  std::mt19937 rng(20261124);
+  int ran = 0, total = 0;
+  for (int flag : {kFloat32, kFloat64}) {
+    for (int round = 0; round < 250; ++round) {
+      const index_t n = std::uniform_int_distribution<index_t>(0, 300)(rng);
+      NDArray leaves[4] = {Pattern({n}, flag, 0.37, -2), Pattern({n}, flag, 0.11, -1),
+                           Pattern({n}, flag, 0.23, 0.5), Pattern({1}, flag, 1, 0.75)};
+      std::function<Expr(int)> make = [&](int level) -> Expr {
+        const int pick = std::uniform_int_distribution<int>(0, 9)(rng);
+        if (level == 0 || pick < 2) {
+          const int leaf = std::uniform_int_distribution<int>(0, 5)(rng);
+          if (leaf < 4) return Expr(leaves[leaf]);
+          return leaf == 4 ? Expr(0.5) : Expr(3);
+        }
+        switch (std::uniform_int_distribution<int>(0, 11)(rng)) {
+          case 0: return make(level - 1) + make(level - 1);
+          case 1: return make(level - 1) - make(level - 1);
+          case 2: return make(level - 1) * make(level - 1);
+          case 3: return make(level - 1) / make(level - 1);
+          case 4: return maximum(make(level - 1), make(level - 1));
+          case 5: return minimum(make(level - 1), make(level - 1));
+          case 6: return exp(make(level - 1));
+          case 7: return tanh(make(level - 1));
+          case 8: return sqrt(abs(make(level - 1)));
+          case 9: return -make(level - 1);
+          case 10: return sigmoid(make(level - 1)) + relu(make(level - 1));
+          default: return log1p(abs(make(level - 1))) * floor(make(level - 1) * 3);
+        }
+      };
+      Expr e(0);
+      try {
+        e = make(std::uniform_int_distribution<int>(1, 5)(rng));
+      } catch (const Error&) {  // more than Expr::kMaxNodes nodes: draw another
+        continue;
+      }
+      if (e.dtype() != flag) continue;  // a tree of scalars only
+      ++total;
+      ran += CheckAgainstTiles(e, "random tree") ? 1 : 0;
+    }
+  }
+  EXPECT_GT(total, 300);
+  EXPECT_GT(ran, total / 3);  // most trees fit the register stack
+}
+
+TEST(DynFusion, RegisterProgramInPlaceAndThreaded) {
+  // a += expr writes into a while reading it: each pair of vectors is read before it is
+  // written. Threaded: each thread's chunk runs the program on its own range.
+  const index_t n = index_t(1) << 17;
+  NDArray a = Pattern({n}, kFloat32, 0.37, -2), b = Pattern({n}, kFloat32, 0.11, -1);
+  NDArray ref = a + (a * b + exp(b));
+  a += a * b + exp(b);
+  EXPECT_TRUE(SameValues(a, ref));
+  detail::SetRegisterProgramEnabled(false);
+  NDArray tiles = a * b - tanh(a) / (b + 3);
+  detail::SetRegisterProgramEnabled(true);
+  NDArray regs = a * b - tanh(a) / (b + 3);
+  EXPECT_TRUE(SameValues(regs, tiles));
 }
 
 }  // namespace

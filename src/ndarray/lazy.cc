@@ -3,11 +3,13 @@
 #include "shade/ndarray/lazy.h"
 
 #include <algorithm>
+#include <atomic>
 #include <cstring>
 #include <limits>
 #include <sstream>
 #include <string>
 
+#include "lazy_vm.h"
 #include "ops_kernel_table.h"
 #include "shade/backend/cpu/parallel.h"
 #include "shade/ndarray/apply.h"
@@ -15,6 +17,9 @@
 namespace shade {
 
 namespace {
+
+std::atomic<bool> g_register_program_enabled{true};
+thread_local std::int64_t t_register_program_runs = 0;
 
 // How an op picks its dtypes (see ResolveOp).
 enum class Cat : std::uint8_t {
@@ -299,6 +304,7 @@ struct Program {
   bool root_direct;           // the root op may write straight into a contiguous output run
   std::int32_t stage;         // byte offset of the output staging buffer
   index_t tile;
+  dyn::VmProgram vm;          // the register program, when the expression has one (flag >= 0)
 };
 
 constexpr std::size_t kScratchBytes = 48 * 1024;
@@ -327,7 +333,11 @@ void RunTiles(const Program& P, char* const* data, const index_t* stride, index_
   const int root = P.num_nodes - 1;
   const index_t ostride = stride[0];
   const bool out_contig = ostride == P.out_itemsize;
-  for (index_t off = 0; off < n; off += P.tile) {
+  // The register program takes whole pairs of vectors of contiguous or broadcast runs; the
+  // tiles do the rest (the last elements, strided operands, conversions).
+  const index_t done = P.vm.flag >= 0 ? dyn::VmRun(P.vm, data, stride, n) : 0;
+  t_register_program_runs += done > 0 ? 1 : 0;
+  for (index_t off = done; off < n; off += P.tile) {
     const index_t m = std::min(P.tile, n - off);
     for (int i = 0; i < P.num_nodes; ++i) {
       const NodeProg& s = P.node[i];
@@ -433,6 +443,139 @@ dyn::OpKernel KernelFor(OpCode op, int flag) {
   return k;
 }
 
+// Compiles e into a register program (lazy_vm.h), or leaves vm->flag at -1 when the tile
+// evaluator must run it: a node computing in another dtype than the output's float dtype, a
+// conversion, an op without a step, or a stack deeper than kVmMaxDepth.
+class RegisterCompiler {
+ public:
+  RegisterCompiler(const Expr& e, const Resolved& r, int flag, const Program& P, dyn::VmProgram* vm)
+      : e_(e), r_(r), flag_(flag), P_(P), vm_(vm) {}
+
+  void Compile() {
+    vm_->flag = -1;
+    if (flag_ != kFloat32 && flag_ != kFloat64) return;
+    const int root = r_.num_nodes - 1;
+    if (e_.node(root).kind != Expr::NodeKind::kOp) return;
+    for (int i = 0; i <= root; ++i) {
+      if (r_.dtype[i] != flag_) return;
+      const Expr::Node& nd = e_.node(i);
+      if (nd.kind == Expr::NodeKind::kOp) {
+        if (Info(nd.op).arity > 2) return;
+        for (int k = 0; k < Info(nd.op).arity; ++k) {
+          if (r_.opnd[i][k] != flag_) return;
+        }
+      }
+    }
+    Measure(root);
+    root_ = root;
+    if (!Emit(root) || depth_ != 1) return;
+    vm_->num_ins = num_ins_;
+    vm_->num_slots = num_slots_;
+    vm_->flag = flag_;
+  }
+
+ private:
+  // An array leaf is read in place by its parent (a memory operand); the rest leave a value on
+  // the stack: ops, and scalars or one-element arrays (splats).
+  bool Pushes(int i) const {
+    const Expr::Node& nd = e_.node(i);
+    return nd.kind != Expr::NodeKind::kArray || e_.array(nd.index).numel() == 1;
+  }
+  // Exactly commutative in IEEE arithmetic (signed zeros included; maximum and minimum are not:
+  // maximum(+0, -0) is +0 and maximum(-0, +0) is -0, as in NumPy).
+  static bool Commutes(OpCode op) { return op == OpCode::kAdd || op == OpCode::kMultiply; }
+  // Stack entries a subtree needs at its deepest (Sethi-Ullman), and whether it holds a costly
+  // op; a commutative op evaluates its needier child first, and on a tie the costly one, so
+  // that transcendentals run with few values held in registers around them.
+  void Measure(int i) {
+    const Expr::Node& nd = e_.node(i);
+    costly_[i] = false;
+    if (nd.kind != Expr::NodeKind::kOp) {
+      need_[i] = Pushes(i) ? 1 : 0;
+      return;
+    }
+    const int arity = Info(nd.op).arity;
+    for (int k = 0; k < arity; ++k) Measure(nd.arg[k]);
+    costly_[i] = Info(nd.op).heavy;
+    for (int k = 0; k < arity; ++k) costly_[i] = costly_[i] || costly_[nd.arg[k]];
+    swap_[i] = false;
+    if (arity == 1) {
+      need_[i] = std::max(need_[nd.arg[0]], 1);
+      return;
+    }
+    auto need_in_order = [&](int p, int q) {
+      return std::max({need_[p], (Pushes(p) ? 1 : 0) + need_[q], 1});
+    };
+    const int a = nd.arg[0], b = nd.arg[1];
+    const int ab = need_in_order(a, b), ba = need_in_order(b, a);
+    swap_[i] = Commutes(nd.op) && (ba < ab || (ba == ab && costly_[b] && !costly_[a]));
+    need_[i] = swap_[i] ? ba : ab;
+  }
+
+  std::int8_t AddSlot(int leaf, bool splat) {
+    const Expr::Node& nd = e_.node(leaf);
+    vm_->slot_operand[num_slots_] = nd.kind == Expr::NodeKind::kArray ? P_.node[leaf].operand : 0;
+    vm_->slot_splat[num_slots_] = splat;
+    std::memcpy(vm_->slot_value[num_slots_], P_.node[leaf].value, sizeof(P_.node[leaf].value));
+    return static_cast<std::int8_t>(num_slots_++);
+  }
+  bool Add(dyn::VmStepFn step, std::int8_t a, std::int8_t b) {
+    if (step == nullptr || num_ins_ == dyn::kVmMaxIns) return false;
+    vm_->ins[num_ins_++] = dyn::VmIns{step, a, b};
+    return true;
+  }
+
+  // Emits the steps leaving node i's value on top of the stack.
+  bool Emit(int i) {
+    const Expr::Node& nd = e_.node(i);
+    if (num_slots_ + 2 > dyn::kVmMaxSlots) return false;
+    if (nd.kind != Expr::NodeKind::kOp) {  // a splat (array leaves never get here)
+      if (depth_ == dyn::kVmMaxDepth) return false;
+      if (!Add(dyn::VmSplatStep(flag_, depth_), AddSlot(i, true), -1)) return false;
+      ++depth_;
+      return true;
+    }
+    const int arity = Info(nd.op).arity;
+    int arg[2] = {nd.arg[0], arity == 2 ? nd.arg[1] : -1};
+    if (arity == 2 && swap_[i]) std::swap(arg[0], arg[1]);
+    bool reg[2] = {false, false};
+    std::int8_t slot[2] = {-1, -1};
+    int pops = 0;
+    for (int k = 0; k < arity; ++k) {
+      reg[k] = Pushes(arg[k]);
+      if (reg[k]) {
+        if (!Emit(arg[k])) return false;
+        ++pops;
+      } else {
+        slot[k] = AddSlot(arg[k], false);
+      }
+    }
+    dyn::VmForm form;
+    if (arity == 1) {
+      form = reg[0] ? dyn::VmForm::kR : dyn::VmForm::kM;
+    } else if (reg[0]) {
+      form = reg[1] ? dyn::VmForm::kRR : dyn::VmForm::kRM;
+    } else {
+      form = reg[1] ? dyn::VmForm::kMR : dyn::VmForm::kMM;
+    }
+    if (!Add(dyn::VmStep(flag_, nd.op, form, depth_, i == root_), slot[0], slot[1])) return false;
+    depth_ -= pops;
+    if (depth_ == dyn::kVmMaxDepth) return false;
+    ++depth_;
+    return true;
+  }
+
+  const Expr& e_;
+  const Resolved& r_;
+  const int flag_;
+  const Program& P_;
+  dyn::VmProgram* vm_;
+  int need_[kN];
+  bool costly_[kN];
+  bool swap_[kN];
+  int root_ = -1, depth_ = 0, num_ins_ = 0, num_slots_ = 0;
+};
+
 // Builds the program for evaluating e (resolved as r) into an output of dtype out_flag.
 bool BuildProgram(const Expr& e, const Resolved& r, int out_flag, Program* P) {
   const int n = r.num_nodes;
@@ -504,6 +647,11 @@ bool BuildProgram(const Expr& e, const Resolved& r, int out_flag, Program* P) {
     for (int k = 0; k < s.arity; ++k) s.slot[k] = place(s.slot[k]);
   }
   P->stage = place(P->stage);
+  if (g_register_program_enabled.load(std::memory_order_relaxed)) {
+    RegisterCompiler(e, r, out_flag, *P, &P->vm).Compile();
+  } else {
+    P->vm.flag = -1;
+  }
   return heavy;
 }
 
@@ -755,21 +903,27 @@ int Expr::Append(Expr&& o) {
   SHADE_CHECK_LE(int{num_nodes_} + o.num_nodes_, kMaxNodes - 1)
       << "Expr: more than " << kMaxNodes << " nodes in one expression; evaluate a part first";
   const int base = num_nodes_;
+  // o's array slots map to slots here once each: o may read one array from several nodes, and
+  // after the first of them has moved it over, o's slot is empty.
+  std::int8_t slot_of[kMaxArrays];
+  for (int j = 0; j < o.num_arrays_; ++j) {
+    int slot = -1;
+    for (int k = 0; k < num_arrays_; ++k) {
+      if (arrays()[k].is_same(o.arrays()[j])) slot = k;
+    }
+    if (slot < 0) {
+      SHADE_CHECK_LT(int{num_arrays_}, kMaxArrays)
+          << "Expr: more than " << kMaxArrays << " arrays in one expression; evaluate a part first";
+      slot = num_arrays_;
+      new (arrays() + slot) NDArray(std::move(o.arrays()[j]));
+      ++num_arrays_;
+    }
+    slot_of[j] = static_cast<std::int8_t>(slot);
+  }
   for (int i = 0; i < o.num_nodes_; ++i) {
     Node nd = o.nodes_[i];
     if (nd.kind == NodeKind::kArray) {
-      int slot = -1;
-      for (int k = 0; k < num_arrays_; ++k) {
-        if (arrays()[k].is_same(o.arrays()[nd.index])) slot = k;
-      }
-      if (slot < 0) {
-        SHADE_CHECK_LT(int{num_arrays_}, kMaxArrays)
-            << "Expr: more than " << kMaxArrays << " arrays in one expression; evaluate a part first";
-        slot = num_arrays_;
-        new (arrays() + slot) NDArray(std::move(o.arrays()[nd.index]));
-        ++num_arrays_;
-      }
-      nd.index = static_cast<std::int8_t>(slot);
+      nd.index = slot_of[nd.index];
     } else if (nd.kind == NodeKind::kScalar) {
       SHADE_CHECK_LT(int{num_scalars_}, kMaxScalars)
           << "Expr: more than " << kMaxScalars << " scalars in one expression";
@@ -896,5 +1050,12 @@ const NDArray& Expr::eval(const NDArray& out) const {
   Evaluate(*this, r, out);
   return out;
 }
+
+namespace detail {
+void SetRegisterProgramEnabled(bool enabled) {
+  g_register_program_enabled.store(enabled, std::memory_order_relaxed);
+}
+std::int64_t RegisterProgramRuns() { return t_register_program_runs; }
+}  // namespace detail
 
 }  // namespace shade

@@ -14,6 +14,21 @@
 #include "shade/base/half.h"
 #include "shade/ndarray/ops_functors.h"
 
+// The OpCode -> op::numpy functor pairs, by the dtypes an op is defined for: one list that the
+// kernel tables (ops_kernels_*.cc) and the register program (lazy_vm.cc) both expand.
+#define SHADE_DYN_ARITH_ANY_OPS(X) \
+  X(kAdd, plus) X(kMultiply, mul) X(kMaximum, maximum) X(kMinimum, minimum)
+#define SHADE_DYN_ARITH_NOBOOL_OPS(X)                                                 \
+  X(kSubtract, minus) X(kFloorDivide, floor_divide) X(kRemainder, remainder) \
+  X(kPower, power)
+#define SHADE_DYN_ARITH_FLOAT_OPS(X) X(kTrueDivide, true_divide)
+#define SHADE_DYN_UNARY_NOBOOL_OPS(X) X(kNegative, negative) X(kSign, sign)
+#define SHADE_DYN_UNARY_ANY_OPS(X) X(kAbs, abs) X(kRelu, relu) X(kRound, round)
+#define SHADE_DYN_UNARY_FLOAT_OPS(X)                                                      \
+  X(kExp, exp) X(kLog, log) X(kLog1p, log1p) X(kExpm1, expm1) X(kSqrt, sqrt)             \
+  X(kRsqrt, rsqrt) X(kSin, sin) X(kCos, cos) X(kTanh, tanh) X(kSigmoid, sigmoid)         \
+  X(kFloor, floor) X(kCeil, ceil)
+
 namespace shade {
 namespace dyn {
 

@@ -8,27 +8,27 @@ OpKernel GetArithKernel(OpCode op, int flag) {
   namespace np = op::numpy;
   return DispatchDType(flag, [op](auto tag) -> OpKernel {
     using T = typename decltype(tag)::type;
+#define SHADE_BINARY_CASE_(CODE, FUNCTOR) \
+  case OpCode::CODE: return &BinaryKernel<np::FUNCTOR, T>;
     switch (op) {
-      case OpCode::kAdd: return &BinaryKernel<np::plus, T>;
-      case OpCode::kMultiply: return &BinaryKernel<np::mul, T>;
-      case OpCode::kMaximum: return &BinaryKernel<np::maximum, T>;
-      case OpCode::kMinimum: return &BinaryKernel<np::minimum, T>;
+      SHADE_DYN_ARITH_ANY_OPS(SHADE_BINARY_CASE_)
       case OpCode::kWhere: return &WhereKernel<T>;
       case OpCode::kClamp: return &TernaryKernel<np::clamp, T>;
       default: break;
     }
     if constexpr (!std::is_same<T, bool>::value) {
       switch (op) {
-        case OpCode::kSubtract: return &BinaryKernel<np::minus, T>;
-        case OpCode::kFloorDivide: return &BinaryKernel<np::floor_divide, T>;
-        case OpCode::kRemainder: return &BinaryKernel<np::remainder, T>;
-        case OpCode::kPower: return &BinaryKernel<np::power, T>;
+        SHADE_DYN_ARITH_NOBOOL_OPS(SHADE_BINARY_CASE_)
         default: break;
       }
     }
     if constexpr (kIsFloating<T>) {
-      if (op == OpCode::kTrueDivide) return &BinaryKernel<np::true_divide, T>;
+      switch (op) {
+        SHADE_DYN_ARITH_FLOAT_OPS(SHADE_BINARY_CASE_)
+        default: break;
+      }
     }
+#undef SHADE_BINARY_CASE_
     return nullptr;
   });
 }

@@ -8,36 +8,25 @@ OpKernel GetUnaryKernel(OpCode op, int flag) {
   namespace np = op::numpy;
   return DispatchDType(flag, [op](auto tag) -> OpKernel {
     using T = typename decltype(tag)::type;
+#define SHADE_UNARY_CASE_(CODE, FUNCTOR) \
+  case OpCode::CODE: return &UnaryKernel<np::FUNCTOR, T>;
     if constexpr (!std::is_same<T, bool>::value) {
       switch (op) {
-        case OpCode::kNegative: return &UnaryKernel<np::negative, T>;
-        case OpCode::kSign: return &UnaryKernel<np::sign, T>;
+        SHADE_DYN_UNARY_NOBOOL_OPS(SHADE_UNARY_CASE_)
         default: break;
       }
     }
     switch (op) {
-      case OpCode::kAbs: return &UnaryKernel<np::abs, T>;
-      case OpCode::kRelu: return &UnaryKernel<np::relu, T>;
-      case OpCode::kRound: return &UnaryKernel<np::round, T>;
+      SHADE_DYN_UNARY_ANY_OPS(SHADE_UNARY_CASE_)
       default: break;
     }
     if constexpr (kIsFloating<T>) {
       switch (op) {
-        case OpCode::kExp: return &UnaryKernel<np::exp, T>;
-        case OpCode::kLog: return &UnaryKernel<np::log, T>;
-        case OpCode::kLog1p: return &UnaryKernel<np::log1p, T>;
-        case OpCode::kExpm1: return &UnaryKernel<np::expm1, T>;
-        case OpCode::kSqrt: return &UnaryKernel<np::sqrt, T>;
-        case OpCode::kRsqrt: return &UnaryKernel<np::rsqrt, T>;
-        case OpCode::kSin: return &UnaryKernel<np::sin, T>;
-        case OpCode::kCos: return &UnaryKernel<np::cos, T>;
-        case OpCode::kTanh: return &UnaryKernel<np::tanh, T>;
-        case OpCode::kSigmoid: return &UnaryKernel<np::sigmoid, T>;
-        case OpCode::kFloor: return &UnaryKernel<np::floor, T>;
-        case OpCode::kCeil: return &UnaryKernel<np::ceil, T>;
+        SHADE_DYN_UNARY_FLOAT_OPS(SHADE_UNARY_CASE_)
         default: break;
       }
     }
+#undef SHADE_UNARY_CASE_
     return nullptr;
   });
 }
