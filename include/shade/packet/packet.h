@@ -274,6 +274,31 @@ constexpr float kExp2C5 = 0.001246765605174005f;
 constexpr float kExp2C6 = 0.00021613641001749784f;
 #endif
 
+// Float lanes holding integers within int32 range (every caller clamps first) to int32. On x86
+// the truncating conversion alone: Highway's ConvertTo adds a fix-up for lanes outside the range
+// (4 more instructions per vector on AVX2, a tenth of ExpF32) that these values never need.
+#if HWY_ARCH_X86 && HWY_TARGET != HWY_SCALAR && HWY_TARGET != HWY_EMU128
+template <size_t N>
+HWY_INLINE hn::Vec128<int32_t, N> TruncInRange(hn::Vec128<float, N> v) {
+  return hn::Vec128<int32_t, N>{_mm_cvttps_epi32(v.raw)};
+}
+#if HWY_TARGET <= HWY_AVX2
+HWY_INLINE hn::Vec256<int32_t> TruncInRange(hn::Vec256<float> v) {
+  return hn::Vec256<int32_t>{_mm256_cvttps_epi32(v.raw)};
+}
+#endif
+#if HWY_TARGET <= HWY_AVX3
+HWY_INLINE hn::Vec512<int32_t> TruncInRange(hn::Vec512<float> v) {
+  return hn::Vec512<int32_t>{_mm512_cvttps_epi32(v.raw)};
+}
+#endif
+#else
+template <class V>
+HWY_INLINE auto TruncInRange(V v) {
+  return hn::ConvertTo(hn::RebindToSigned<hn::DFromV<V>>(), v);
+}
+#endif
+
 /*! \brief e^x for float lanes, <= 1 ulp from expf (measured over all floats). */
 template <class D, class V>
 HWY_INLINE V ExpF32(D d, V x) {
@@ -293,7 +318,7 @@ HWY_INLINE V ExpF32(D d, V x) {
   // field in range; p * 2^a is exact and the second product rounds once, so results in the
   // denormal range are correctly rounded from p and overflow gives inf.
   const hn::RebindToSigned<D> di;
-  const auto ni = hn::ConvertTo(di, n);
+  const auto ni = TruncInRange(n);
   const auto n1 = hn::ShiftRight<1>(ni);
   const auto n2 = hn::Sub(ni, n1);
   const auto bias = hn::Set(di, 127);
@@ -369,7 +394,7 @@ HWY_INLINE V TanhF32(D d, V x) {
   // estimates differ in precision (12 bits on AVX2, exact on scalar).
   const hn::RebindToSigned<D> di;
   const V e = hn::Mul(
-      er, hn::BitCast(d, hn::ShiftLeft<23>(hn::Add(hn::ConvertTo(di, n), hn::Set(di, 127)))));
+      er, hn::BitCast(d, hn::ShiftLeft<23>(hn::Add(TruncInRange(n), hn::Set(di, 127)))));
   const V large = hn::Sub(one, hn::Div(hn::Set(d, 2.0f), hn::Add(e, one)));
 #endif
   const V y =
