@@ -1,7 +1,8 @@
 // Dynamic (NDArray) elementwise ops against LibTorch eager and shade's static expression
 // templates, in the same binary:
 //  - the fused 5-op expression a*b + exp(x) - a/x on 2^24 float32 elements (LibTorch runs 5
-//    kernels with 4 temporaries; shade one pass; the static path is Tensor expression templates);
+//    kernels with 4 temporaries; shade one pass; the static path is Tensor expression templates),
+//    and on 2^14 elements (in cache: the evaluators' compute cost alone);
 //  - broadcast add (N,1) + (1,N) at N = 4096;
 //  - dynamic add of two 4-element tensors, the result allocated (and with out=).
 // range(0) is the thread count of every library.
@@ -81,6 +82,39 @@ void BM_Fused5_static_alloc(benchmark::State& st) {
   shade_bench::SetBytes(st, 4.0 * 4 * kBig);
 }
 BENCHMARK(BM_Fused5_static_alloc)->Arg(1)->Arg(2)->Unit(benchmark::kMillisecond)->UseRealTime();
+
+// The same expressions on 2^14 elements (four 64 KiB arrays, in L2), one thread: the
+// evaluators' compute cost without the memory stream that bounds the 2^24 rows.
+constexpr index_t kCached = index_t(1) << 14;
+
+void BM_Fused5_shade_out_cached(benchmark::State& st) {
+  SetThreads(1);
+  NDArray a = UniformNDArray({kCached}, -1, 1), b = UniformNDArray({kCached}, -1, 1),
+          x = UniformNDArray({kCached}, 0.5, 1.5);
+  NDArray c = NDArray::Empty<float>({kCached});
+  for (auto _ : st) {
+    (a * b + shade::exp(x) - a / x).eval(c);
+    benchmark::DoNotOptimize(c.data_ptr());
+  }
+  shade_bench::SetBytes(st, 4.0 * 4 * kCached);
+}
+BENCHMARK(BM_Fused5_shade_out_cached)->Unit(benchmark::kMicrosecond);
+
+void BM_Fused5_static_cached(benchmark::State& st) {
+  using namespace shade::expr;  // NOLINT(build/namespaces)
+  SetThreads(1);
+  shade_bench::Buffer<float> ba(kCached, -1, 1), bb(kCached, -1, 1), bx(kCached, 0.5, 1.5),
+      bc(kCached);
+  shade::Tensor<shade::cpu, 1, float> a(ba.data(), shade::Shape1(kCached)),
+      b(bb.data(), shade::Shape1(kCached)), x(bx.data(), shade::Shape1(kCached)),
+      c(bc.data(), shade::Shape1(kCached));
+  for (auto _ : st) {
+    c = a * b + F<shade::op::exp>(x) - a / x;
+    benchmark::DoNotOptimize(bc.data());
+  }
+  shade_bench::SetBytes(st, 4.0 * 4 * kCached);
+}
+BENCHMARK(BM_Fused5_static_cached)->Unit(benchmark::kMicrosecond);
 
 #ifdef SHADE_BENCH_HAVE_TORCH
 void BM_Fused5_torch(benchmark::State& st) {

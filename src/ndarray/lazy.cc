@@ -445,7 +445,7 @@ dyn::OpKernel KernelFor(OpCode op, int flag) {
 
 // Compiles e into a register program (lazy_vm.h), or leaves vm->flag at -1 when the tile
 // evaluator must run it: a node computing in another dtype than the output's float dtype, a
-// conversion, an op without a step, or a stack deeper than kVmMaxDepth.
+// conversion, an op without a step, or a stack deeper than VmMaxDepth(2) (four values).
 class RegisterCompiler {
  public:
   RegisterCompiler(const Expr& e, const Resolved& r, int flag, const Program& P, dyn::VmProgram* vm)
@@ -468,9 +468,13 @@ class RegisterCompiler {
     }
     Measure(root);
     root_ = root;
+    // Four vectors per value when two stack entries suffice, else two.
+    group_ = need_[root] <= dyn::VmMaxDepth(4) ? 4 : 2;
+    max_depth_ = dyn::VmMaxDepth(group_);
     if (!Emit(root) || depth_ != 1) return;
     vm_->num_ins = num_ins_;
     vm_->num_slots = num_slots_;
+    vm_->group = group_;
     vm_->flag = flag_;
   }
 
@@ -530,8 +534,8 @@ class RegisterCompiler {
     const Expr::Node& nd = e_.node(i);
     if (num_slots_ + 2 > dyn::kVmMaxSlots) return false;
     if (nd.kind != Expr::NodeKind::kOp) {  // a splat (array leaves never get here)
-      if (depth_ == dyn::kVmMaxDepth) return false;
-      if (!Add(dyn::VmSplatStep(flag_, depth_), AddSlot(i, true), -1)) return false;
+      if (depth_ == max_depth_) return false;
+      if (!Add(dyn::VmSplatStep(flag_, group_, depth_), AddSlot(i, true), -1)) return false;
       ++depth_;
       return true;
     }
@@ -558,9 +562,11 @@ class RegisterCompiler {
     } else {
       form = reg[1] ? dyn::VmForm::kMR : dyn::VmForm::kMM;
     }
-    if (!Add(dyn::VmStep(flag_, nd.op, form, depth_, i == root_), slot[0], slot[1])) return false;
+    if (!Add(dyn::VmStep(flag_, group_, nd.op, form, depth_, i == root_), slot[0], slot[1])) {
+      return false;
+    }
     depth_ -= pops;
-    if (depth_ == dyn::kVmMaxDepth) return false;
+    if (depth_ == max_depth_) return false;
     ++depth_;
     return true;
   }
@@ -573,7 +579,7 @@ class RegisterCompiler {
   int need_[kN];
   bool costly_[kN];
   bool swap_[kN];
-  int root_ = -1, depth_ = 0, num_ins_ = 0, num_slots_ = 0;
+  int root_ = -1, group_ = 2, max_depth_ = 4, depth_ = 0, num_ins_ = 0, num_slots_ = 0;
 };
 
 // Builds the program for evaluating e (resolved as r) into an output of dtype out_flag.

@@ -17,11 +17,13 @@ namespace hn = hwy::HWY_NAMESPACE;
 
 using StepFn = VmStepFn;
 
-template <class T>
+// kG vectors of each stack entry in flight; the stack holds 8 / kG entries.
+template <class T, int kG>
 struct Vm {
   using D = packet::Tag<T>;
   using V = hn::Vec<D>;
-  static constexpr int kRegs = 2 * kVmMaxDepth;  // two vectors per stack entry
+  static constexpr int kRegs = 8;
+  static constexpr int kMaxDepth = kRegs / kG;
 
   // An instruction as one run executes it: VmIns's slots resolved to the run's pointers (a
   // memory operand's elements, a splat's value), so that a step reads one pointer per operand.
@@ -38,44 +40,55 @@ struct Vm {
   // step to step.
   using Step = void (*)(const Op*, index_t, V, V, V, V, V, V, V, V);
 
-  static HWY_INLINE V Load(const T* p, index_t i, int half) {
+  static HWY_INLINE V Load(const T* p, index_t i, int h) {
     const D d;
-    return hn::LoadU(d, p + i + half * static_cast<index_t>(hn::Lanes(d)));
+    return hn::LoadU(d, p + i + h * static_cast<index_t>(hn::Lanes(d)));
   }
 
-  // Register k of the eight (stack entry k / 2, vector k % 2), chosen at compile time: the
+  // Register k of the eight (stack entry k / kG, vector k % kG), chosen at compile time: the
   // stack must never become an array, or it would live in memory (and the frame's realignment
   // would keep the tail call from being a jump).
   template <int k>
   static HWY_INLINE V& Reg(V& r0, V& r1, V& r2, V& r3, V& r4, V& r5, V& r6, V& r7) {
     static_assert(k >= 0 && k < kRegs, "register index");
-    if constexpr (k == 0)
+    if constexpr (k == 0) {
       return r0;
-    else if constexpr (k == 1)
+    } else if constexpr (k == 1) {
       return r1;
-    else if constexpr (k == 2)
+    } else if constexpr (k == 2) {
       return r2;
-    else if constexpr (k == 3)
+    } else if constexpr (k == 3) {
       return r3;
-    else if constexpr (k == 4)
+    } else if constexpr (k == 4) {
       return r4;
-    else if constexpr (k == 5)
+    } else if constexpr (k == 5) {
       return r5;
-    else if constexpr (k == 6)
+    } else if constexpr (k == 6) {
       return r6;
-    else
+    } else {
       return r7;
+    }
+  }
+  // f(h) for each vector h < kG of an entry, h a compile-time constant.
+  template <class F>
+  static HWY_INLINE void EachVector(F&& f) {
+    f(std::integral_constant<int, 0>{});
+    f(std::integral_constant<int, 1>{});
+    if constexpr (kG == 4) {
+      f(std::integral_constant<int, 2>{});
+      f(std::integral_constant<int, 3>{});
+    }
   }
   template <int k, int kDepth, bool kZeroDead>
   static HWY_INLINE V Live(V v) {
-    if constexpr (kZeroDead && k >= 2 * kDepth) {
+    if constexpr (kZeroDead && k >= kG * kDepth) {
       return hn::Zero(D());
     } else {
       return v;
     }
   }
   // Calls the next step with the stack `kDepth` deep, or, for the root (kStore), stores the
-  // value and starts the program over on the next two vectors (a jump as well: the loop costs
+  // value and starts the program over on the next vectors (a jump as well: the loop costs
   // neither a call nor a return), returning to the driver at the end of its chunk. Registers
   // above the stack pass through untouched (no instruction), except after a costly op (a
   // transcendental, whose temporaries take most registers): there they are dead, and passing
@@ -83,120 +96,98 @@ struct Vm {
   template <int kDepth, bool kZeroDead, bool kStore>
   static HWY_INLINE void Next(const Op* ip, index_t i, V r0, V r1, V r2, V r3, V r4, V r5, V r6,
                               V r7) {
+    const Op* next = ip + 1;
     if constexpr (kStore) {
       static_assert(kDepth == 1, "the root leaves one value");
       const D d;
       const index_t lanes = static_cast<index_t>(hn::Lanes(d));
       T* const out = ip->out + i;
-      hn::StoreU(r0, d, out);
-      hn::StoreU(r1, d, out + lanes);
-      i += 2 * lanes;
-      if (i < ip->end) {
-        reinterpret_cast<Step>(ip->first->step)(ip->first, i, r0, r1, r2, r3, r4, r5, r6, r7);
-      }
-    } else {
-      reinterpret_cast<Step>(ip[1].step)(
-          ip + 1, i, Live<0, kDepth, kZeroDead>(r0), Live<1, kDepth, kZeroDead>(r1),
-          Live<2, kDepth, kZeroDead>(r2), Live<3, kDepth, kZeroDead>(r3),
-          Live<4, kDepth, kZeroDead>(r4), Live<5, kDepth, kZeroDead>(r5),
-          Live<6, kDepth, kZeroDead>(r6), Live<7, kDepth, kZeroDead>(r7));
+      EachVector([&](auto hc) {
+        constexpr int h = decltype(hc)::value;
+        hn::StoreU(Reg<h>(r0, r1, r2, r3, r4, r5, r6, r7), d, out + h * lanes);
+      });
+      i += kG * lanes;
+      if (i >= ip->end) return;
+      next = ip->first;
     }
+    reinterpret_cast<Step>(next->step)(
+        next, i, Live<0, kDepth, kZeroDead>(r0), Live<1, kDepth, kZeroDead>(r1),
+        Live<2, kDepth, kZeroDead>(r2), Live<3, kDepth, kZeroDead>(r3),
+        Live<4, kDepth, kZeroDead>(r4), Live<5, kDepth, kZeroDead>(r5),
+        Live<6, kDepth, kZeroDead>(r6), Live<7, kDepth, kZeroDead>(r7));
   }
 
 #define SHADE_VM_REGS_ r0, r1, r2, r3, r4, r5, r6, r7
   template <class OP, VmForm kForm, int kDepth, bool kStore>
   static void Exec(const Op* ip, index_t i, V r0, V r1, V r2, V r3, V r4, V r5, V r6, V r7) {
     constexpr bool kCostly = kernel::detail::OpCost<OP>::value > 4;
+    constexpr bool kBinary = kForm == VmForm::kRR || kForm == VmForm::kRM || kForm == VmForm::kMR ||
+                             kForm == VmForm::kMM;
+    // The entry the result goes to, the entry of a stack operand, the depth afterwards.
+    constexpr int kPops = kForm == VmForm::kRR                            ? 2
+                          : (kForm == VmForm::kMM || kForm == VmForm::kM) ? 0
+                                                                          : 1;
+    constexpr int kDst = kDepth - kPops;
+    constexpr int kAfter = kDst + 1;
     const D d;
-    if constexpr (kForm == VmForm::kRR) {
-      constexpr int x = kDepth - 2, y = kDepth - 1;
-      V& x0 = Reg<2 * x>(SHADE_VM_REGS_);
-      V& x1 = Reg<2 * x + 1>(SHADE_VM_REGS_);
-      const V y0 = Reg<2 * y>(SHADE_VM_REGS_), y1 = Reg<2 * y + 1>(SHADE_VM_REGS_);
-      x0 = OP::MapPacket(d, x0, y0);
-      x1 = OP::MapPacket(d, x1, y1);
-      if constexpr (kStore) {
-        Next<1, kCostly, true>(ip, i, SHADE_VM_REGS_);  // the value is in r0, r1
-      } else {
-        Next<kDepth - 1, kCostly, false>(ip, i, SHADE_VM_REGS_);
-      }
-    } else if constexpr (kForm == VmForm::kRM || kForm == VmForm::kMR || kForm == VmForm::kR) {
-      constexpr int x = kDepth - 1;
-      V& x0 = Reg<2 * x>(SHADE_VM_REGS_);
-      V& x1 = Reg<2 * x + 1>(SHADE_VM_REGS_);
-      if constexpr (kForm == VmForm::kRM) {
-        x0 = OP::MapPacket(d, x0, Load(ip->b, i, 0));
-        x1 = OP::MapPacket(d, x1, Load(ip->b, i, 1));
+    EachVector([&](auto hc) {
+      constexpr int h = decltype(hc)::value;
+      V& dst = Reg<kG * kDst + h>(SHADE_VM_REGS_);
+      if constexpr (kForm == VmForm::kRR) {
+        dst = OP::MapPacket(d, dst, Reg<kG*(kDepth - 1) + h>(SHADE_VM_REGS_));
+      } else if constexpr (kForm == VmForm::kRM) {
+        dst = OP::MapPacket(d, dst, Load(ip->b, i, h));
       } else if constexpr (kForm == VmForm::kMR) {
-        x0 = OP::MapPacket(d, Load(ip->a, i, 0), x0);
-        x1 = OP::MapPacket(d, Load(ip->a, i, 1), x1);
+        dst = OP::MapPacket(d, Load(ip->a, i, h), dst);
+      } else if constexpr (kForm == VmForm::kMM) {
+        dst = OP::MapPacket(d, Load(ip->a, i, h), Load(ip->b, i, h));
+      } else if constexpr (kForm == VmForm::kR) {
+        dst = OP::MapPacket(d, dst);
       } else {
-        x0 = OP::MapPacket(d, x0);
-        x1 = OP::MapPacket(d, x1);
+        static_assert(!kBinary, "kM is unary");
+        dst = OP::MapPacket(d, Load(ip->a, i, h));
       }
-      if constexpr (kStore) {
-        Next<1, kCostly, true>(ip, i, SHADE_VM_REGS_);  // the value is in r0, r1
-      } else {
-        Next<kDepth, kCostly, false>(ip, i, SHADE_VM_REGS_);
-      }
-    } else {  // kMM, kM: push
-      V& z0 = Reg<2 * kDepth>(SHADE_VM_REGS_);
-      V& z1 = Reg<2 * kDepth + 1>(SHADE_VM_REGS_);
-      if constexpr (kForm == VmForm::kMM) {
-        z0 = OP::MapPacket(d, Load(ip->a, i, 0), Load(ip->b, i, 0));
-        z1 = OP::MapPacket(d, Load(ip->a, i, 1), Load(ip->b, i, 1));
-      } else {
-        z0 = OP::MapPacket(d, Load(ip->a, i, 0));
-        z1 = OP::MapPacket(d, Load(ip->a, i, 1));
-      }
-      if constexpr (kStore) {
-        Next<1, kCostly, true>(ip, i, SHADE_VM_REGS_);  // the value is in r0, r1
-      } else {
-        Next<kDepth + 1, kCostly, false>(ip, i, SHADE_VM_REGS_);
-      }
-    }
+    });
+    Next<kAfter, kCostly, kStore>(ip, i, SHADE_VM_REGS_);
   }
   template <int kDepth>
   static void Splat(const Op* ip, index_t i, V r0, V r1, V r2, V r3, V r4, V r5, V r6, V r7) {
-    V& z0 = Reg<2 * kDepth>(SHADE_VM_REGS_);
-    V& z1 = Reg<2 * kDepth + 1>(SHADE_VM_REGS_);
-    z0 = z1 = hn::Set(D(), *ip->a);
+    const V v = hn::Set(D(), *ip->a);
+    EachVector([&](auto hc) {
+      constexpr int h = decltype(hc)::value;
+      Reg<kG * kDepth + h>(SHADE_VM_REGS_) = v;
+    });
     Next<kDepth + 1, false, false>(ip, i, SHADE_VM_REGS_);
   }
 #undef SHADE_VM_REGS_
 
-  static StepFn SplatFor(int depth) {
-    switch (depth) {
-      case 0:
-        return reinterpret_cast<StepFn>(&Splat<0>);
-      case 1:
-        return reinterpret_cast<StepFn>(&Splat<1>);
-      case 2:
-        return reinterpret_cast<StepFn>(&Splat<2>);
-      case 3:
-        return reinterpret_cast<StepFn>(&Splat<3>);
-      default:
-        return nullptr;
-    }
+  template <class F>
+  static HWY_INLINE void EachDepth(F&& f) {
+    f(std::integral_constant<int, 0>{});
+    f(std::integral_constant<int, 1>{});
+    f(std::integral_constant<int, 2>{});
+    f(std::integral_constant<int, 3>{});
+    f(std::integral_constant<int, 4>{});
+    static_assert(kMaxDepth <= 4, "EachDepth enumerates depths 0..4");
   }
 
-  // Stack depths a form can start at: it reads what is there and leaves at most kVmMaxDepth
-  // values, or exactly one when it stores (the root).
-  static constexpr int DepthAfter(VmForm form, int depth) {
-    switch (form) {
-      case VmForm::kRR:
-        return depth - 1;
-      case VmForm::kMM:
-      case VmForm::kM:
-        return depth + 1;
-      default:
-        return depth;
-    }
+  static StepFn SplatFor(int depth) {
+    StepFn s = nullptr;
+    EachDepth([&](auto dc) {
+      constexpr int kDepth = decltype(dc)::value;
+      if constexpr (kDepth < kMaxDepth) {
+        if (depth == kDepth) s = reinterpret_cast<StepFn>(&Splat<kDepth>);
+      }
+    });
+    return s;
   }
+
+  // Stack depths a form can start at: it reads what is there and leaves at most kMaxDepth
+  // values, or exactly one when it stores (the root).
   static constexpr bool ValidDepth(VmForm form, int depth, bool store) {
-    const int in = form == VmForm::kRR ? 2 : (form == VmForm::kMM || form == VmForm::kM) ? 0 : 1;
-    const int after = DepthAfter(form, depth);
-    return depth >= in && depth <= kVmMaxDepth && after <= kVmMaxDepth && (!store || after == 1);
+    const int pops = form == VmForm::kRR ? 2 : (form == VmForm::kMM || form == VmForm::kM) ? 0 : 1;
+    const int after = depth - pops + 1;
+    return depth >= pops && depth <= kMaxDepth && after <= kMaxDepth && (!store || after == 1);
   }
 
   template <class OP, VmForm kForm>
@@ -211,16 +202,10 @@ struct Vm {
         }
       }
     };
-    auto both = [&](auto dc) {
+    EachDepth([&](auto dc) {
       one(dc, std::false_type{});
       one(dc, std::true_type{});
-    };
-    both(std::integral_constant<int, 0>{});
-    both(std::integral_constant<int, 1>{});
-    both(std::integral_constant<int, 2>{});
-    both(std::integral_constant<int, 3>{});
-    both(std::integral_constant<int, 4>{});
-    static_assert(kVmMaxDepth == 4, "ForDepth enumerates depths 0..4");
+    });
     return s;
   }
 
@@ -273,7 +258,7 @@ struct Vm {
 
   static index_t Run(const VmProgram& p, char* const* data, const index_t* stride, index_t n) {
     const D d;
-    const index_t group = 2 * static_cast<index_t>(hn::Lanes(d));
+    const index_t group = kG * static_cast<index_t>(hn::Lanes(d));
     const index_t whole = n - n % group;
     if (whole == 0 || stride[0] != static_cast<index_t>(sizeof(T))) return 0;
     T splat[kVmMaxSlots];
@@ -314,24 +299,32 @@ struct Vm {
   }
 };
 
-}  // namespace
-
-VmStepFn VmStep(int flag, OpCode op, VmForm form, int depth, bool store) {
-  if (flag == kFloat32) return Vm<float>::Lookup(op, form, depth, store);
-  if (flag == kFloat64) return Vm<double>::Lookup(op, form, depth, store);
-  return nullptr;
+// Lookups by dtype flag and vector group.
+template <class F>
+auto WithVm(int flag, int group, F&& f) {
+  if (flag == kFloat32) return group == 4 ? f(Vm<float, 4>{}) : f(Vm<float, 2>{});
+  return group == 4 ? f(Vm<double, 4>{}) : f(Vm<double, 2>{});
 }
 
-VmStepFn VmSplatStep(int flag, int depth) {
-  if (flag == kFloat32) return Vm<float>::SplatFor(depth);
-  if (flag == kFloat64) return Vm<double>::SplatFor(depth);
-  return nullptr;
+}  // namespace
+
+int VmMaxDepth(int group) {
+  return 8 / group;
+}
+
+VmStepFn VmStep(int flag, int group, OpCode op, VmForm form, int depth, bool store) {
+  if (flag != kFloat32 && flag != kFloat64) return nullptr;
+  return WithVm(flag, group, [&](auto vm) { return decltype(vm)::Lookup(op, form, depth, store); });
+}
+
+VmStepFn VmSplatStep(int flag, int group, int depth) {
+  if (flag != kFloat32 && flag != kFloat64) return nullptr;
+  return WithVm(flag, group, [&](auto vm) { return decltype(vm)::SplatFor(depth); });
 }
 
 index_t VmRun(const VmProgram& p, char* const* data, const index_t* stride, index_t n) {
-  if (p.flag == kFloat32) return Vm<float>::Run(p, data, stride, n);
-  if (p.flag == kFloat64) return Vm<double>::Run(p, data, stride, n);
-  return 0;
+  if (p.flag != kFloat32 && p.flag != kFloat64) return 0;
+  return WithVm(p.flag, p.group, [&](auto vm) { return decltype(vm)::Run(p, data, stride, n); });
 }
 
 }  // namespace dyn

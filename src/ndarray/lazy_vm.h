@@ -25,8 +25,9 @@ namespace dyn {
  *  pushed on the stack by a splat step where the expression reads them. */
 enum class VmForm : std::uint8_t { kRR, kRM, kMR, kMM, kR, kM };
 
-/*! Deepest register stack (values live at once); deeper expressions use the tile evaluator. */
-constexpr int kVmMaxDepth = 4;
+/*! Deepest register stack (values live at once) when each value is `group` vectors (2 or 4):
+ *  eight vector registers in all. Deeper expressions use the tile evaluator. */
+int VmMaxDepth(int group);
 /*! Most instructions (ops and splats). */
 constexpr int kVmMaxIns = 32;
 /*! Most slots (leaf uses: memory operands and splats). */
@@ -45,6 +46,7 @@ struct VmIns {
 /*! A compiled register program (built by lazy.cc, run by VmRun). */
 struct VmProgram {
   int flag = -1;  // kFloat32 or kFloat64; -1: not compiled
+  int group = 2;  // vectors per value: 4 when the stack never holds more than two values
   int num_ins = 0;
   VmIns ins[kVmMaxIns];
   int num_slots = 0;
@@ -56,9 +58,9 @@ struct VmProgram {
 /*! The step of `op` in dtype `flag` with operand form `form` at stack depth `depth` (values on
  *  the stack before it runs), or null when the register program has none (the caller then
  *  keeps the tile evaluator). With `store`, the step is the root's: it stores its value. */
-VmStepFn VmStep(int flag, OpCode op, VmForm form, int depth, bool store);
-/*! The step pushing splat slot `a` at stack depth `depth` (< kVmMaxDepth), or null. */
-VmStepFn VmSplatStep(int flag, int depth);
+VmStepFn VmStep(int flag, int group, OpCode op, VmForm form, int depth, bool store);
+/*! The step pushing splat slot `a` at stack depth `depth`, or null. */
+VmStepFn VmSplatStep(int flag, int group, int depth);
 /*!
  * Runs `p` over the first elements of a run (data[0] / stride[0] the output, data[k] / stride[k]
  * array operand k; byte strides) and returns how many it did: a multiple of two vectors, or 0
