@@ -37,31 +37,36 @@ void BM_Fused5_shade_alloc(benchmark::State& st) {
 }
 BENCHMARK(BM_Fused5_shade_alloc)->Arg(1)->Arg(2)->Unit(benchmark::kMillisecond)->UseRealTime();
 
-void BM_Fused5_shade_out(benchmark::State& st) {
-  SetThreads(static_cast<int>(st.range(0)));
-  NDArray a = UniformNDArray({kBig}, -1, 1), b = UniformNDArray({kBig}, -1, 1),
-          x = UniformNDArray({kBig}, 0.5, 1.5);
-  NDArray c = NDArray::Empty<float>({kBig});
+// shade's fused expression into an existing array of n elements (out=).
+void Fused5Out(benchmark::State& st, index_t n, int threads) {
+  SetThreads(threads);
+  NDArray a = UniformNDArray({n}, -1, 1), b = UniformNDArray({n}, -1, 1),
+          x = UniformNDArray({n}, 0.5, 1.5);
+  NDArray c = NDArray::Empty<float>({n});
   for (auto _ : st) {
     (a * b + shade::exp(x) - a / x).eval(c);
     benchmark::DoNotOptimize(c.data_ptr());
   }
-  shade_bench::SetBytes(st, 4.0 * 4 * kBig);
+  shade_bench::SetBytes(st, 4.0 * 4 * n);
 }
-BENCHMARK(BM_Fused5_shade_out)->Arg(1)->Arg(2)->Unit(benchmark::kMillisecond)->UseRealTime();
-
-void BM_Fused5_static(benchmark::State& st) {
+// The static expression template over n elements into an existing buffer.
+void Fused5Static(benchmark::State& st, index_t n, int threads) {
   using namespace shade::expr;  // NOLINT(build/namespaces)
-  SetThreads(static_cast<int>(st.range(0)));
-  shade_bench::Buffer<float> ba(kBig, -1, 1), bb(kBig, -1, 1), bx(kBig, 0.5, 1.5), bc(kBig);
-  shade::Tensor<shade::cpu, 1, float> a(ba.data(), shade::Shape1(kBig)), b(bb.data(), shade::Shape1(kBig)),
-      x(bx.data(), shade::Shape1(kBig)), c(bc.data(), shade::Shape1(kBig));
+  SetThreads(threads);
+  shade_bench::Buffer<float> ba(n, -1, 1), bb(n, -1, 1), bx(n, 0.5, 1.5), bc(n);
+  shade::Tensor<shade::cpu, 1, float> a(ba.data(), shade::Shape1(n)), b(bb.data(), shade::Shape1(n)),
+      x(bx.data(), shade::Shape1(n)), c(bc.data(), shade::Shape1(n));
   for (auto _ : st) {
     c = a * b + F<shade::op::exp>(x) - a / x;
     benchmark::DoNotOptimize(bc.data());
   }
-  shade_bench::SetBytes(st, 4.0 * 4 * kBig);
+  shade_bench::SetBytes(st, 4.0 * 4 * n);
 }
+
+void BM_Fused5_shade_out(benchmark::State& st) { Fused5Out(st, kBig, static_cast<int>(st.range(0))); }
+BENCHMARK(BM_Fused5_shade_out)->Arg(1)->Arg(2)->Unit(benchmark::kMillisecond)->UseRealTime();
+
+void BM_Fused5_static(benchmark::State& st) { Fused5Static(st, kBig, static_cast<int>(st.range(0))); }
 BENCHMARK(BM_Fused5_static)->Arg(1)->Arg(2)->Unit(benchmark::kMillisecond)->UseRealTime();
 
 // The static path with a fresh result per call (AllocSpace/FreeSpace), like the allocating
@@ -87,33 +92,10 @@ BENCHMARK(BM_Fused5_static_alloc)->Arg(1)->Arg(2)->Unit(benchmark::kMillisecond)
 // evaluators' compute cost without the memory stream that bounds the 2^24 rows.
 constexpr index_t kCached = index_t(1) << 14;
 
-void BM_Fused5_shade_out_cached(benchmark::State& st) {
-  SetThreads(1);
-  NDArray a = UniformNDArray({kCached}, -1, 1), b = UniformNDArray({kCached}, -1, 1),
-          x = UniformNDArray({kCached}, 0.5, 1.5);
-  NDArray c = NDArray::Empty<float>({kCached});
-  for (auto _ : st) {
-    (a * b + shade::exp(x) - a / x).eval(c);
-    benchmark::DoNotOptimize(c.data_ptr());
-  }
-  shade_bench::SetBytes(st, 4.0 * 4 * kCached);
-}
+void BM_Fused5_shade_out_cached(benchmark::State& st) { Fused5Out(st, kCached, 1); }
 BENCHMARK(BM_Fused5_shade_out_cached)->Unit(benchmark::kMicrosecond);
 
-void BM_Fused5_static_cached(benchmark::State& st) {
-  using namespace shade::expr;  // NOLINT(build/namespaces)
-  SetThreads(1);
-  shade_bench::Buffer<float> ba(kCached, -1, 1), bb(kCached, -1, 1), bx(kCached, 0.5, 1.5),
-      bc(kCached);
-  shade::Tensor<shade::cpu, 1, float> a(ba.data(), shade::Shape1(kCached)),
-      b(bb.data(), shade::Shape1(kCached)), x(bx.data(), shade::Shape1(kCached)),
-      c(bc.data(), shade::Shape1(kCached));
-  for (auto _ : st) {
-    c = a * b + F<shade::op::exp>(x) - a / x;
-    benchmark::DoNotOptimize(bc.data());
-  }
-  shade_bench::SetBytes(st, 4.0 * 4 * kCached);
-}
+void BM_Fused5_static_cached(benchmark::State& st) { Fused5Static(st, kCached, 1); }
 BENCHMARK(BM_Fused5_static_cached)->Unit(benchmark::kMicrosecond);
 
 #ifdef SHADE_BENCH_HAVE_TORCH

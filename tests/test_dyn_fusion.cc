@@ -269,12 +269,12 @@ TEST(DynFusion, RegisterProgramFallsBackWhereItMust) {
   // A transposed operand: its runs are strided, the tiles gather them.
   NDArray m = Pattern({40, 50}, kFloat32, 0.3, -1), mt = Pattern({50, 40}, kFloat32, 0.7, 0).transpose(0, 1);
   EXPECT_FALSE(CheckAgainstTiles(m * mt + exp(m), "transposed"));
-  // Broadcast along the run: (N,1) * (1,N) has a zero stride in every run.
+  // Broadcast along the run: (N,1) * (1,N) has a zero stride in every run, whatever the order.
   NDArray col = Pattern({64, 1}, kFloat32, 0.3, -1), row = Pattern({1, 64}, kFloat32, 0.7, 0);
-  CheckAgainstTiles(col * row + 1, "broadcast");
+  EXPECT_FALSE(CheckAgainstTiles(col * row + 1, "broadcast"));
   // A row broadcast over rows: the runs are contiguous rows of both.
   NDArray big = Pattern({8, 256}, kFloat32, 0.3, -1), brow = Pattern({256}, kFloat32, 0.7, 0);
-  CheckAgainstTiles(big * brow - exp(big), "row broadcast");
+  EXPECT_TRUE(CheckAgainstTiles(big * brow - exp(big), "row broadcast"));
 }
 
 TEST(DynFusion, RegisterProgramMatchesTilesOnRandomExpressions) {

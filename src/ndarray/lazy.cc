@@ -333,8 +333,9 @@ void RunTiles(const Program& P, char* const* data, const index_t* stride, index_
   const int root = P.num_nodes - 1;
   const index_t ostride = stride[0];
   const bool out_contig = ostride == P.out_itemsize;
-  // The register program takes whole pairs of vectors of contiguous or broadcast runs; the
-  // tiles do the rest (the last elements, strided operands, conversions).
+  // The register program takes the whole groups of vectors of a run whose output and array
+  // operands are contiguous; the tiles do the rest (the last elements, strided or broadcast
+  // operands) and every run of a program without a register form.
   const index_t done = P.vm.flag >= 0 ? dyn::VmRun(P.vm, data, stride, n) : 0;
   t_register_program_runs += done > 0 ? 1 : 0;
   for (index_t off = done; off < n; off += P.tile) {
@@ -520,7 +521,9 @@ class RegisterCompiler {
     const Expr::Node& nd = e_.node(leaf);
     vm_->slot_operand[num_slots_] = nd.kind == Expr::NodeKind::kArray ? P_.node[leaf].operand : 0;
     vm_->slot_splat[num_slots_] = splat;
-    std::memcpy(vm_->slot_value[num_slots_], P_.node[leaf].value, sizeof(P_.node[leaf].value));
+    if (nd.kind == Expr::NodeKind::kScalar) {  // converted to the dtype by BuildProgram
+      std::memcpy(vm_->slot_value[num_slots_], P_.node[leaf].value, sizeof(P_.node[leaf].value));
+    }
     return static_cast<std::int8_t>(num_slots_++);
   }
   bool Add(dyn::VmStepFn step, std::int8_t a, std::int8_t b) {

@@ -1,9 +1,11 @@
 // The register program's steps (see lazy_vm.h): one function per (dtype, op, operand form,
-// stack depth), each computing its node for two vectors of elements and tail-calling the next.
+// stack depth), each computing its node for a group of vectors and tail-calling the next.
 #include "lazy_vm.h"
 
 #include <algorithm>
 #include <cstring>
+#include <tuple>
+#include <type_traits>
 
 #include "ops_kernels.h"
 #include "shade/base/dtype.h"
@@ -50,24 +52,7 @@ struct Vm {
   // would keep the tail call from being a jump).
   template <int k>
   static HWY_INLINE V& Reg(V& r0, V& r1, V& r2, V& r3, V& r4, V& r5, V& r6, V& r7) {
-    static_assert(k >= 0 && k < kRegs, "register index");
-    if constexpr (k == 0) {
-      return r0;
-    } else if constexpr (k == 1) {
-      return r1;
-    } else if constexpr (k == 2) {
-      return r2;
-    } else if constexpr (k == 3) {
-      return r3;
-    } else if constexpr (k == 4) {
-      return r4;
-    } else if constexpr (k == 5) {
-      return r5;
-    } else if constexpr (k == 6) {
-      return r6;
-    } else {
-      return r7;
-    }
+    return std::get<k>(std::tie(r0, r1, r2, r3, r4, r5, r6, r7));
   }
   // f(h) for each vector h < kG of an entry, h a compile-time constant.
   template <class F>
@@ -121,13 +106,9 @@ struct Vm {
   template <class OP, VmForm kForm, int kDepth, bool kStore>
   static void Exec(const Op* ip, index_t i, V r0, V r1, V r2, V r3, V r4, V r5, V r6, V r7) {
     constexpr bool kCostly = kernel::detail::OpCost<OP>::value > 4;
-    constexpr bool kBinary = kForm == VmForm::kRR || kForm == VmForm::kRM || kForm == VmForm::kMR ||
-                             kForm == VmForm::kMM;
-    // The entry the result goes to, the entry of a stack operand, the depth afterwards.
-    constexpr int kPops = kForm == VmForm::kRR                            ? 2
-                          : (kForm == VmForm::kMM || kForm == VmForm::kM) ? 0
-                                                                          : 1;
-    constexpr int kDst = kDepth - kPops;
+    // The entry the result goes to (the first stack operand's, or a new one) and the depth
+    // afterwards.
+    constexpr int kDst = kDepth - VmPops(kForm);
     constexpr int kAfter = kDst + 1;
     const D d;
     EachVector([&](auto hc) {
@@ -143,8 +124,7 @@ struct Vm {
         dst = OP::MapPacket(d, Load(ip->a, i, h), Load(ip->b, i, h));
       } else if constexpr (kForm == VmForm::kR) {
         dst = OP::MapPacket(d, dst);
-      } else {
-        static_assert(!kBinary, "kM is unary");
+      } else {  // kM
         dst = OP::MapPacket(d, Load(ip->a, i, h));
       }
     });
@@ -185,9 +165,9 @@ struct Vm {
   // Stack depths a form can start at: it reads what is there and leaves at most kMaxDepth
   // values, or exactly one when it stores (the root).
   static constexpr bool ValidDepth(VmForm form, int depth, bool store) {
-    const int pops = form == VmForm::kRR ? 2 : (form == VmForm::kMM || form == VmForm::kM) ? 0 : 1;
-    const int after = depth - pops + 1;
-    return depth >= pops && depth <= kMaxDepth && after <= kMaxDepth && (!store || after == 1);
+    const int after = depth - VmPops(form) + 1;
+    return depth >= VmPops(form) && depth <= kMaxDepth && after <= kMaxDepth &&
+           (!store || after == 1);
   }
 
   template <class OP, VmForm kForm>
@@ -211,9 +191,7 @@ struct Vm {
 
   template <class OP>
   static StepFn For(VmForm form, int depth, bool store) {
-    const bool binary =
-        form == VmForm::kRR || form == VmForm::kRM || form == VmForm::kMR || form == VmForm::kMM;
-    if (binary) {
+    if (VmIsBinary(form)) {
       if constexpr (packet::kHasPacketArity<OP, T, 2>) {
         switch (form) {
           case VmForm::kRR:
@@ -299,11 +277,18 @@ struct Vm {
   }
 };
 
-// Lookups by dtype flag and vector group.
-template <class F>
-auto WithVm(int flag, int group, F&& f) {
-  if (flag == kFloat32) return group == 4 ? f(Vm<float, 4>{}) : f(Vm<float, 2>{});
-  return group == 4 ? f(Vm<double, 4>{}) : f(Vm<double, 2>{});
+// f(Vm<T, group>{}) for a float32 / float64 flag (the register program's dtypes), else
+// `otherwise`.
+template <class R, class F>
+R WithVm(int flag, int group, R otherwise, F&& f) {
+  return DispatchDType(flag, [&](auto tag) -> R {
+    using T = typename decltype(tag)::type;
+    if constexpr (std::is_same<T, float>::value || std::is_same<T, double>::value) {
+      return group == 4 ? f(Vm<T, 4>{}) : f(Vm<T, 2>{});
+    } else {
+      return otherwise;
+    }
+  });
 }
 
 }  // namespace
@@ -313,18 +298,18 @@ int VmMaxDepth(int group) {
 }
 
 VmStepFn VmStep(int flag, int group, OpCode op, VmForm form, int depth, bool store) {
-  if (flag != kFloat32 && flag != kFloat64) return nullptr;
-  return WithVm(flag, group, [&](auto vm) { return decltype(vm)::Lookup(op, form, depth, store); });
+  return WithVm<VmStepFn>(flag, group, nullptr,
+                          [&](auto vm) { return decltype(vm)::Lookup(op, form, depth, store); });
 }
 
 VmStepFn VmSplatStep(int flag, int group, int depth) {
-  if (flag != kFloat32 && flag != kFloat64) return nullptr;
-  return WithVm(flag, group, [&](auto vm) { return decltype(vm)::SplatFor(depth); });
+  return WithVm<VmStepFn>(flag, group, nullptr,
+                          [&](auto vm) { return decltype(vm)::SplatFor(depth); });
 }
 
 index_t VmRun(const VmProgram& p, char* const* data, const index_t* stride, index_t n) {
-  if (p.flag != kFloat32 && p.flag != kFloat64) return 0;
-  return WithVm(p.flag, p.group, [&](auto vm) { return decltype(vm)::Run(p, data, stride, n); });
+  return WithVm<index_t>(p.flag, p.group, 0,
+                         [&](auto vm) { return decltype(vm)::Run(p, data, stride, n); });
 }
 
 }  // namespace dyn
