@@ -2,17 +2,16 @@
 // crossover of the elementwise kernels: shade's contiguous kernels against Eigen (Array and
 // Tensor with a thread pool), xtensor, LibTorch and hand loops, in one binary.
 #define EIGEN_USE_THREADS
+#include <cmath>
+#include <cstring>
 #include <unsupported/Eigen/CXX11/Tensor>
 #include <xtensor/xadapt.hpp>
 #include <xtensor/xmath.hpp>
 #include <xtensor/xnoalias.hpp>
 
-#include <cmath>
-#include <cstring>
-
 #include "bench/common.h"
 #include "shade/backend/cpu/kernels.h"
-#include "shade/expr/op.h"
+#include "shade/functor/op.h"
 
 namespace shade_bench {
 namespace {

@@ -1,5 +1,5 @@
 // W2 (fused `a = b*c + d*2.5f - e/f` over 2^24 floats) and W7 (per-op time of `a = b + c` at 4
-// and 1024 elements): shade's static expression templates (backend/cpu/map.h's packet loop)
+// and 1024 elements): shade's static expression templates (expr/map.h's packet loop)
 // against Eigen Array / Tensor, xtensor, LibTorch's eager form and hand loops, in one binary.
 // The STREAM-triad bandwidth equivalent of W2 is bench_elementwise's BM_W1_triad_* rows: W2
 // moves 24 bytes per element (5 reads, 1 write), the triad 12, and both report bytes_per_second.

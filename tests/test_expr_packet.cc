@@ -1,4 +1,4 @@
-// The packet (SIMD) path of the static element loop (backend/cpu/map.h) against the scalar path
+// The packet (SIMD) path of the static element loop (expr/map.h) against the scalar path
 // (the same expression's Plan::Eval, element by element): every op:: functor with a packet form,
 // every saver, scalars, typecasts and a user ternary functor, on row lengths that are not
 // multiples of the vector width, misaligned row starts, padded row pitches and empty tensors;

@@ -7,12 +7,12 @@
 #include <cstring>
 #include <type_traits>
 
+#include "ops_kernel_table.h"
 #include "shade/backend/cpu/kernels.h"
 #include "shade/base/dtype.h"
-#include "shade/base/index.h"
-#include "ops_kernel_table.h"
 #include "shade/base/half.h"
-#include "shade/ndarray/ops_functors.h"
+#include "shade/base/index.h"
+#include "shade/functor/numpy.h"
 
 // The OpCode -> op::numpy functor pairs, by the dtypes an op is defined for: one list that the
 // kernel tables (ops_kernels_*.cc) and the register program (lazy_vm.cc) both expand.

@@ -23,6 +23,22 @@ struct gpu {
   static constexpr int kDevMask = 1 << 1;
 };
 
+/*! \brief The device tag of a dev_mask: `DeviceOf<cpu::kDevMask>::type` is cpu. */
+template <int dev_mask>
+struct DeviceOf;
+/*! \brief cpu. */
+template <>
+struct DeviceOf<cpu::kDevMask> {
+  /*! \brief The tag. */
+  using type = cpu;
+};
+/*! \brief gpu. */
+template <>
+struct DeviceOf<gpu::kDevMask> {
+  /*! \brief The tag. */
+  using type = gpu;
+};
+
 /*! \brief Readable device name, used in error messages. */
 inline const char* DevMaskName(int dev_mask) {
   return dev_mask == cpu::kDevMask ? "cpu" : dev_mask == gpu::kDevMask ? "gpu" : "unknown";

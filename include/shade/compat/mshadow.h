@@ -24,7 +24,7 @@
 #include "shade/tensor/tensor_cpu.h"
 // Extensions and Random (mshadow::expr::broadcast, pool, ..., mshadow::Softmax, mshadow::Random):
 // the using-directives below bring their names in.
-#include "shade/expr/extension.h"
+#include "shade/expr/ext/extension.h"
 #include "shade/random/random.h"
 
 namespace mshadow {

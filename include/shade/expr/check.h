@@ -8,10 +8,6 @@
  * for unary, binary and ternary maps alike (mshadow used extent 0 as the marker, which made a
  * genuinely empty tensor match any shape).
  */
-// Tensor first (it includes this header back at its end, once Tensor is complete), so the
-// definitions below always see the complete Tensor type whichever header is included first.
-#include "shade/tensor/tensor.h"  // NOLINT(build/include_order)
-
 #ifndef SHADE_EXPR_CHECK_H_
 #define SHADE_EXPR_CHECK_H_
 
@@ -22,6 +18,7 @@
 
 #include "shade/base/error.h"
 #include "shade/expr/expression.h"
+#include "shade/expr/tensor_fwd.h"
 
 namespace shade {
 namespace expr {

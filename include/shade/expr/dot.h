@@ -12,10 +12,6 @@
  *  | 2-D | 1-D | 1-D | dot(x.T(), y)     (outer product x y^T)| Ger       |
  *  | 3-D | 3-D | 3-D | batch_dot<lt, rt>(a, b)               | BatchGemm |
  */
-// Tensor first (it includes this header back at its end, once Tensor is complete), so the
-// definitions below always see the complete Tensor type whichever header is included first.
-#include "shade/tensor/tensor.h"  // NOLINT(build/include_order)
-
 #ifndef SHADE_EXPR_DOT_H_
 #define SHADE_EXPR_DOT_H_
 
@@ -27,7 +23,8 @@
 #include "shade/base/device.h"
 #include "shade/base/error.h"
 #include "shade/expr/expression.h"
-#include "shade/expr/sv.h"
+#include "shade/expr/tensor_fwd.h"
+#include "shade/functor/sv.h"
 
 namespace shade {
 namespace expr {

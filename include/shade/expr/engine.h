@@ -1,25 +1,22 @@
 /*!
  * \file engine.h
  * \brief `ExpEngine`: dispatches `dst SV= exp` by expression kind: element-wise kinds
- *  (kRValue, kMapper, kChainer) go to the element loop MapExp (backend/cpu/map.h), except
+ *  (kRValue, kMapper, kChainer) go to the element loop MapExp (expr/map.h), except
  *  extensions with a whole-tensor evaluator (`TensorEvaluator`, expression.h) assigned to a
  *  tensor; kComplex (dot) goes to `ExpComplexEngine` and the dot engine.
  */
-// Tensor first (it includes this header back at its end, once Tensor is complete), so the
-// definitions below always see the complete Tensor type whichever header is included first.
-#include "shade/tensor/tensor.h"  // NOLINT(build/include_order)
-
 #ifndef SHADE_EXPR_ENGINE_H_
 #define SHADE_EXPR_ENGINE_H_
 
 #include <functional>
 #include <type_traits>
 
-#include "shade/backend/cpu/map.h"
 #include "shade/expr/check.h"
 #include "shade/expr/dot.h"
 #include "shade/expr/expression.h"
+#include "shade/expr/map.h"
 #include "shade/expr/plan.h"
+#include "shade/expr/tensor_fwd.h"
 
 namespace shade {
 namespace expr {

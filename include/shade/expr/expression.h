@@ -7,7 +7,7 @@
  * Nodes hold their operands BY VALUE (mshadow held references, which dangle as soon as an
  * expression is stored in a variable: `auto e = a + b * c;`). Operands are views and small
  * nodes, so the copies cost nothing after inlining. Building an expression computes nothing;
- * assigning it to a destination evaluates it in one pass (see engine.h and backend/cpu/map.h).
+ * assigning it to a destination evaluates it in one pass (see engine.h and expr/map.h).
  */
 #ifndef SHADE_EXPR_EXPRESSION_H_
 #define SHADE_EXPR_EXPRESSION_H_
@@ -15,8 +15,8 @@
 #include <type_traits>
 
 #include "shade/base/index.h"
-#include "shade/expr/op.h"
-#include "shade/expr/sv.h"
+#include "shade/functor/op.h"
+#include "shade/functor/sv.h"
 #include "shade/shape/shape.h"
 
 namespace shade {

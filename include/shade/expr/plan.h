@@ -13,14 +13,10 @@
  * touch memory past the mask; never a read past the row, no alignment needed) and the other
  * lanes are zeros computed by the same vector function. `kPacketPlan<E,
  * DType>` is the compile-time check that every node of E has a packet form for its element
- * type; backend/cpu/map.h takes the packet loop only then, else the scalar `Eval` loop.
+ * type; expr/map.h takes the packet loop only then, else the scalar `Eval` loop.
  * A tensor row is always unit-stride (the row pitch applies between rows), so the check is
  * entirely by type: transposes and extensions have no packet plan and fall back.
  */
-// Tensor first (it includes this header back at its end, once Tensor is complete), so the
-// definitions below always see the complete Tensor type whichever header is included first.
-#include "shade/tensor/tensor.h"  // NOLINT(build/include_order)
-
 #ifndef SHADE_EXPR_PLAN_H_
 #define SHADE_EXPR_PLAN_H_
 
@@ -28,6 +24,7 @@
 
 #include "shade/base/index.h"
 #include "shade/expr/expression.h"
+#include "shade/expr/tensor_fwd.h"
 #include "shade/packet/packet.h"
 
 namespace shade {

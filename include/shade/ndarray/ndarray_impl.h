@@ -191,6 +191,12 @@ class NDArrayImpl : public intrusive_ptr_target {
   bool in_block_ = false;
 };
 
+// The size budget: a small array's impl, its StorageImpl and its data share one allocation
+// (SharedBlock); past 15 pointers the impl of a 4-element array no longer fits the block size
+// that the allocation-count tests and the small-array benchmark were measured with.
+static_assert(sizeof(NDArrayImpl) <= 15 * sizeof(void*),
+              "NDArrayImpl grew past its size budget of 15 pointers (see the comment above)");
+
 }  // namespace shade
 
 #endif  // SHADE_NDARRAY_NDARRAY_IMPL_H_

@@ -35,6 +35,17 @@
 #include <hwy/highway.h>
 #include <hwy/contrib/math/math-inl.h>
 
+// The static path runs at the compile target's width. Without SIMD flags (a portable build of
+// shade, or a program that does not link shade::shade from a native build) that target is
+// Highway's scalar one, one lane at a time: say so once per translation unit rather than let a
+// 40x slowdown pass unnoticed. SHADE_QUIET_SCALAR_TARGET silences it for deliberate scalar builds.
+#if (HWY_STATIC_TARGET == HWY_SCALAR || HWY_STATIC_TARGET == HWY_EMU128) && \
+    !defined(SHADE_QUIET_SCALAR_TARGET)
+#pragma message(                                                                            \
+    "shade: the static expression path is compiled for Highway's scalar target (no SIMD); " \
+    "link shade::shade from a SHADE_NATIVE build or pass -march=... to vectorise it")
+#endif
+
 #include <cstddef>
 #include <cstdint>
 #include <cstring>

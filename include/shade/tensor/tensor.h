@@ -19,6 +19,7 @@
 #include "shade/base/device.h"
 #include "shade/base/error.h"
 #include "shade/base/index.h"
+#include "shade/expr/engine.h"
 #include "shade/expr/expression.h"
 #include "shade/shape/shape.h"
 #include "shade/tensor/stream.h"
@@ -196,9 +197,5 @@ struct Tensor<Device, 1, DType> : public TRValue<Tensor<Device, 1, DType>, Devic
 };
 
 }  // namespace shade
-
-// The evaluation machinery needs the complete Tensor type; pull it in so that including this
-// header is enough to evaluate expressions.
-#include "shade/expr/engine.h"  // NOLINT(build/include_order)
 
 #endif  // SHADE_TENSOR_TENSOR_H_

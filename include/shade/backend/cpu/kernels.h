@@ -30,7 +30,7 @@
 #include "shade/base/error.h"
 #include "shade/base/half.h"
 #include "shade/base/index.h"
-#include "shade/expr/sv.h"
+#include "shade/functor/sv.h"
 #include "shade/packet/packet.h"
 
 namespace shade {
@@ -48,7 +48,7 @@ constexpr index_t kMapGrain = index_t(1) << 15;
 constexpr index_t kMathGrain = index_t(1) << 12;
 
 /*!
- * \brief The savers are expr/sv.h's (`shade::sv::saveto`, plusto, minusto, multo, divto): one
+ * \brief The savers are functor/sv.h's (`shade::sv::saveto`, plusto, minusto, multo, divto): one
  *  set for the whole library. Protocol: `template <class T> static void Save(T& dst, T v)`,
  *  optionally `static constexpr bool kReadsDst` (else `kBeta != 0`, else true) and a packet form:
  *  `template <class D, class V> static V SavePacket(D d, V dst, V v)` returning the new dst,
@@ -68,7 +68,7 @@ Scalar<T> MakeScalar(T v) { return Scalar<T>{v}; }
 
 namespace detail {
 // A saver's packet form: its own SavePacket, or else the packet form of its element functor
-// SV::OPType (the savers of expr/sv.h name one: op::plus for +=), once that functor has one.
+// SV::OPType (the savers of functor/sv.h name one: op::plus for +=), once that functor has one.
 template <class SV, class T, class = void>
 struct SaverOwnPacket : std::false_type {};
 template <class SV, class T>
@@ -96,7 +96,7 @@ HWY_INLINE V SavePacketOf(D d, V dst, V v) {
 }
 
 // Whether the saver reads the old destination: SV::kReadsDst, else SV::kBeta != 0 (the BLAS
-// weight of the old value that expr/sv.h declares), else assume it does.
+// weight of the old value that functor/sv.h declares), else assume it does.
 template <class SV, class = void>
 struct SaverBeta : std::true_type {};
 template <class SV>
@@ -149,15 +149,52 @@ template <class SV, class OP, class T, class... S>
 constexpr bool kMapPacket = packet::kHasPacketArity<OP, T, int(sizeof...(S))> &&
                             SaverHasPacket<SV, T>::value;
 
-// The last r < Lanes elements from i on, as one partial packet through the same vector function.
+/*!
+ * \brief THE row tail of every packet loop (the contiguous kernels here and the static element
+ *  loop, expr/map.h): the last r < Lanes(d) elements from `i` on. It takes a full vector of
+ *  each narrower width that fits (256, then 128 bits on AVX-512), then one partial packet of
+ *  the narrowest width for what is left (packet::LoadFirst / StoreFirst: nothing outside
+ *  [i, i + r) is read or written). Why: a short row (4 floats) as one masked 512-bit load, op
+ *  and store took twice Eigen's time with plain 128-bit operations; full narrow vectors need
+ *  no mask, and a masked narrow one is cheaper than a wide one. Every lane is computed by the
+ *  same vector function, so a value never depends on its position.
+ *  `eval(dn, i, n, partial)` returns the source packet of elements [i, i + n) for the tag dn;
+ *  `partial` is std::true_type when only the first n < Lanes(dn) lanes may be read.
+ */
+template <class SV, class T, class D, class Eval>
+HWY_INLINE void StepDownTail(D d, T* dst, index_t i, size_t r, const Eval& eval) {
+  constexpr size_t kMinLanes = 16 / sizeof(T) > 0 ? 16 / sizeof(T) : 1;
+  if constexpr (hn::MaxLanes(D()) > kMinLanes) {
+    const hn::Half<D> dh;
+    const size_t nh = hn::Lanes(dh);
+    if (r >= nh) {
+      auto v = eval(dh, i, nh, std::false_type());
+      if constexpr (SaverReadsDst<SV>::value) v = SavePacketOf<SV>(dh, hn::LoadU(dh, dst + i), v);
+      hn::StoreU(v, dh, dst + i);
+      i += static_cast<index_t>(nh);
+      r -= nh;
+    }
+    if (r != 0) StepDownTail<SV>(dh, dst, i, r, eval);
+  } else {
+    auto v = eval(d, i, r, std::true_type());
+    if constexpr (SaverReadsDst<SV>::value) {
+      v = SavePacketOf<SV>(d, packet::LoadFirst(d, dst + i, r), v);
+    }
+    packet::StoreFirst(d, v, dst + i, r);
+  }
+}
+
+// The last r < Lanes elements from i on of MapRun, through StepDownTail.
 template <class SV, class OP, class T, class... S>
 HWY_INLINE void PacketTail(index_t i, index_t r, T* dst, S... src) {
-  const packet::Tag<T> d;
-  auto v = OP::MapPacket(d, LoadFirstAt(d, src, i, r)...);
-  if constexpr (SaverReadsDst<SV>::value) {
-    v = SavePacketOf<SV>(d, packet::LoadFirst(d, dst + i, static_cast<size_t>(r)), v);
-  }
-  packet::StoreFirst(d, v, dst + i, static_cast<size_t>(r));
+  StepDownTail<SV>(packet::Tag<T>(), dst, i, static_cast<size_t>(r),
+                   [&](auto dn, index_t at, size_t n, auto partial) {
+                     if constexpr (decltype(partial)::value) {
+                       return OP::MapPacket(dn, LoadFirstAt(dn, src, at, index_t(n))...);
+                     } else {
+                       return OP::MapPacket(dn, LoadAt(dn, src, at)...);
+                     }
+                   });
 }
 }  // namespace detail
 

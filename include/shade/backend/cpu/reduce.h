@@ -10,7 +10,7 @@
  * `template <class T> static void Reduce(T& dst, T src)`, and optionally the packet form
  * `template <class D, class V> static V ReducePacket(D d, V dst, V src)`, lanewise identical to
  * Reduce. Without it the reductions run Reduce element by element (same blocking, same result
- * structure). expr/op.h's red::{sum, maximum, minimum} (maximum: `if (dst < src) dst = src`)
+ * structure). functor/op.h's red::{sum, maximum, minimum} (maximum: `if (dst < src) dst = src`)
  * carry the packet form.
  *
  * ## Summation order and error bound
@@ -44,7 +44,7 @@
 #include "shade/base/checked.h"
 #include "shade/base/error.h"
 #include "shade/base/index.h"
-#include "shade/expr/op.h"
+#include "shade/functor/op.h"
 #include "shade/packet/packet.h"
 
 namespace shade {
@@ -65,7 +65,7 @@ constexpr index_t kReduceRowLeaf = 32;
 constexpr index_t kReduceColTile = 4096;
 
 /*!
- * \brief The reducers are expr/op.h's `shade::red::sum`, maximum, minimum (with their packet
+ * \brief The reducers are functor/op.h's `shade::red::sum`, maximum, minimum (with their packet
  *  folds): one set for the whole library. The alias keeps the `kernel::red::sum` spelling valid.
  */
 namespace red = ::shade::red;

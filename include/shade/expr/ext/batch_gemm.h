@@ -9,8 +9,6 @@
  * checked (as mshadow did) but not used, because blas::BatchGemm addresses the matrices by
  * their batch stride. Unlike mshadow, padded (pitched) operands are accepted.
  */
-#include "shade/tensor/tensor.h"  // NOLINT(build/include_order)
-
 #ifndef SHADE_EXPR_EXT_BATCH_GEMM_H_
 #define SHADE_EXPR_EXT_BATCH_GEMM_H_
 
@@ -21,6 +19,7 @@
 #include "shade/base/error.h"
 #include "shade/base/index.h"
 #include "shade/expr/dot.h"
+#include "shade/tensor/tensor.h"
 
 namespace shade {
 

@@ -5,13 +5,12 @@
  *  `broadcast_to`. Each reads its source through the source's plan, so the source may be any
  *  expression (and a padded tensor); nothing is copied.
  */
-#include "shade/tensor/tensor.h"  // NOLINT(build/include_order)
-
 #ifndef SHADE_EXPR_EXT_BROADCAST_H_
 #define SHADE_EXPR_EXT_BROADCAST_H_
 
 #include "shade/expr/ext/ext_base.h"
 #include "shade/shape/tshape.h"
+#include "shade/tensor/tensor.h"
 
 namespace shade {
 namespace expr {

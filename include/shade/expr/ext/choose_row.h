@@ -5,14 +5,13 @@
  *  `mat_fill_row_element(src, val, index)` (src with element (y, index[y]) replaced by val[y]).
  *  Indices are checked when the plan is built, before anything is written.
  */
-#include "shade/tensor/tensor.h"  // NOLINT(build/include_order)
-
 #ifndef SHADE_EXPR_EXT_CHOOSE_ROW_H_
 #define SHADE_EXPR_EXT_CHOOSE_ROW_H_
 
 #include <memory>
 
 #include "shade/expr/ext/ext_base.h"
+#include "shade/tensor/tensor.h"
 
 namespace shade {
 namespace expr {

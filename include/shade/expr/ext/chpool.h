@@ -10,8 +10,6 @@
  * (mshadow's versions clipped the window at its padded start and one ch_unpool overload did not
  * compile; these follow the definition above, checked against a naive loop.)
  */
-#include "shade/tensor/tensor.h"  // NOLINT(build/include_order)
-
 #ifndef SHADE_EXPR_EXT_CHPOOL_H_
 #define SHADE_EXPR_EXT_CHPOOL_H_
 
@@ -20,6 +18,7 @@
 
 #include "shade/expr/ext/ext_base.h"
 #include "shade/expr/ext/pool.h"
+#include "shade/tensor/tensor.h"
 
 namespace shade {
 namespace expr {

@@ -5,13 +5,12 @@
  *  result can be assigned to, and the assignment splits into the operands:
  *  `concat<1>(a, b) = c;` writes the first columns of c into a and the rest into b.
  */
-#include "shade/tensor/tensor.h"  // NOLINT(build/include_order)
-
 #ifndef SHADE_EXPR_EXT_CONCAT_H_
 #define SHADE_EXPR_EXT_CONCAT_H_
 
 #include "shade/expr/ext/axis.h"
 #include "shade/expr/ext/ext_base.h"
+#include "shade/tensor/tensor.h"
 
 namespace shade {
 namespace expr {

@@ -4,12 +4,11 @@
  *  dimensions (mshadow's CroppingExp). Without a start the window is centred:
  *  start = (extent - window) / 2, rounded down as in mshadow.
  */
-#include "shade/tensor/tensor.h"  // NOLINT(build/include_order)
-
 #ifndef SHADE_EXPR_EXT_CROP_H_
 #define SHADE_EXPR_EXT_CROP_H_
 
 #include "shade/expr/ext/ext_base.h"
+#include "shade/tensor/tensor.h"
 
 namespace shade {
 namespace expr {

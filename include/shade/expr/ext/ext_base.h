@@ -5,9 +5,6 @@
  *  (`TensorEvaluator`, see expression.h): sources read in place as rows (`DirectRows`), the
  *  row store through a saver, and the threading grain of row loops.
  */
-// Tensor first (it includes the evaluation machinery back at its end).
-#include "shade/tensor/tensor.h"  // NOLINT(build/include_order)
-
 #ifndef SHADE_EXPR_EXT_EXT_BASE_H_
 #define SHADE_EXPR_EXT_EXT_BASE_H_
 
@@ -17,7 +14,6 @@
 #include <type_traits>
 
 #include "shade/backend/cpu/kernels.h"
-#include "shade/backend/cpu/map.h"
 #include "shade/backend/cpu/parallel.h"
 #include "shade/base/checked.h"
 #include "shade/base/error.h"
@@ -25,8 +21,10 @@
 #include "shade/expr/check.h"
 #include "shade/expr/engine.h"
 #include "shade/expr/expression.h"
+#include "shade/expr/map.h"
 #include "shade/expr/plan.h"
 #include "shade/shape/shape.h"
+#include "shade/tensor/tensor.h"
 
 namespace shade {
 namespace expr {

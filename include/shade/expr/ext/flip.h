@@ -4,13 +4,12 @@
  *  FlipExp). Assignable when the source is writable: `flip(dst, 1) = exp;` writes exp
  *  reversed along dimension 1.
  */
-#include "shade/tensor/tensor.h"  // NOLINT(build/include_order)
-
 #ifndef SHADE_EXPR_EXT_FLIP_H_
 #define SHADE_EXPR_EXT_FLIP_H_
 
 #include "shade/expr/ext/axis.h"
 #include "shade/expr/ext/ext_base.h"
+#include "shade/tensor/tensor.h"
 
 namespace shade {
 namespace expr {

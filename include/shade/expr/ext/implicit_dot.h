@@ -5,12 +5,11 @@
  *  nests in larger expressions and takes any 2-D expressions as operands; it costs O(k) per
  *  element with no blocking, so use dot for large products.
  */
-#include "shade/tensor/tensor.h"  // NOLINT(build/include_order)
-
 #ifndef SHADE_EXPR_EXT_IMPLICIT_DOT_H_
 #define SHADE_EXPR_EXT_IMPLICIT_DOT_H_
 
 #include "shade/expr/ext/ext_base.h"
+#include "shade/tensor/tensor.h"
 
 namespace shade {
 namespace expr {

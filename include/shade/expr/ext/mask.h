@@ -4,12 +4,11 @@
  *  the matching element of a 1-D expression (mshadow's MaskExp: for a matrix, row i times
  *  mask_vec[i]). Used to zero the rows of padded batch entries.
  */
-#include "shade/tensor/tensor.h"  // NOLINT(build/include_order)
-
 #ifndef SHADE_EXPR_EXT_MASK_H_
 #define SHADE_EXPR_EXT_MASK_H_
 
 #include "shade/expr/ext/ext_base.h"
+#include "shade/tensor/tensor.h"
 
 namespace shade {
 namespace expr {

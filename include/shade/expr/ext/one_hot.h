@@ -4,8 +4,6 @@
  *  column index[y] and 0 elsewhere. Indices are checked (integers in [0, num_choices)) when the
  *  plan is built: a bad label throws shade::Error naming it before anything is written.
  */
-#include "shade/tensor/tensor.h"  // NOLINT(build/include_order)
-
 #ifndef SHADE_EXPR_EXT_ONE_HOT_H_
 #define SHADE_EXPR_EXT_ONE_HOT_H_
 
@@ -13,6 +11,7 @@
 
 #include "shade/base/dtype.h"
 #include "shade/expr/ext/ext_base.h"
+#include "shade/tensor/tensor.h"
 
 namespace shade {
 namespace expr {

@@ -4,12 +4,11 @@
  *  PaddingExp), plus `pad(src, top, bottom, left, right)` with an amount per side. Element
  *  (.., h, w) of the result is the source element (.., h - top, w - left), or 0 outside it.
  */
-#include "shade/tensor/tensor.h"  // NOLINT(build/include_order)
-
 #ifndef SHADE_EXPR_EXT_PAD_H_
 #define SHADE_EXPR_EXT_PAD_H_
 
 #include "shade/expr/ext/ext_base.h"
+#include "shade/tensor/tensor.h"
 
 namespace shade {
 namespace expr {

@@ -8,12 +8,11 @@
  *  (the gradient of unpack). OH = (H - (dy * (ky - 1) + 1)) / sy + 1, and OW likewise: windows
  *  that do not fit are dropped (pad the image with `pad` first for "same" convolutions).
  */
-#include "shade/tensor/tensor.h"  // NOLINT(build/include_order)
-
 #ifndef SHADE_EXPR_EXT_PATCH2COL_H_
 #define SHADE_EXPR_EXT_PATCH2COL_H_
 
 #include "shade/expr/ext/ext_base.h"
+#include "shade/tensor/tensor.h"
 
 namespace shade {
 namespace expr {

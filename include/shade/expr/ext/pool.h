@@ -10,8 +10,6 @@
  * element the sum over the windows containing it of Reducer::PartialGrad(value, pooled) *
  * grad (for max pooling: every element equal to its window's maximum receives the gradient).
  */
-#include "shade/tensor/tensor.h"  // NOLINT(build/include_order)
-
 #ifndef SHADE_EXPR_EXT_POOL_H_
 #define SHADE_EXPR_EXT_POOL_H_
 
@@ -19,6 +17,7 @@
 #include <type_traits>
 
 #include "shade/expr/ext/ext_base.h"
+#include "shade/tensor/tensor.h"
 
 namespace shade {
 namespace red {

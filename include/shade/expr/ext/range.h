@@ -7,8 +7,6 @@
  * arange, a step pointing away from stop gives an empty sequence; step 0, repeat < 1,
  * non-finite arguments and lengths beyond index_t throw shade::Error.
  */
-#include "shade/tensor/tensor.h"  // NOLINT(build/include_order)
-
 #ifndef SHADE_EXPR_EXT_RANGE_H_
 #define SHADE_EXPR_EXT_RANGE_H_
 
@@ -16,6 +14,7 @@
 #include <type_traits>
 
 #include "shade/expr/ext/ext_base.h"
+#include "shade/tensor/tensor.h"
 
 namespace shade {
 namespace expr {

@@ -16,17 +16,16 @@
  *
  * Arg-reductions follow NumPy: ties give the first index, a NaN counts as the extremum.
  */
-#include "shade/tensor/tensor.h"  // NOLINT(build/include_order)
-
 #ifndef SHADE_EXPR_EXT_REDUCE_H_
 #define SHADE_EXPR_EXT_REDUCE_H_
 
 #include <memory>
 #include <type_traits>
 
-#include "shade/backend/cpu/map.h"
 #include "shade/backend/cpu/reduce.h"
 #include "shade/expr/ext/ext_base.h"
+#include "shade/expr/map.h"
+#include "shade/tensor/tensor.h"
 
 namespace shade {
 namespace expr {

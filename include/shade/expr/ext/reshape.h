@@ -4,12 +4,11 @@
  *  of equal size. The source may be any expression (a padded tensor included): elements are
  *  addressed through the source's plan, never by reinterpreting memory.
  */
-#include "shade/tensor/tensor.h"  // NOLINT(build/include_order)
-
 #ifndef SHADE_EXPR_EXT_RESHAPE_H_
 #define SHADE_EXPR_EXT_RESHAPE_H_
 
 #include "shade/expr/ext/ext_base.h"
+#include "shade/tensor/tensor.h"
 
 namespace shade {
 namespace expr {

@@ -6,13 +6,12 @@
  *  tensor or another writable extension), can be assigned to: `slice<1>(dst, 2, 5) = exp;`
  *  writes only the selected elements. Ranges are checked when the node is built.
  */
-#include "shade/tensor/tensor.h"  // NOLINT(build/include_order)
-
 #ifndef SHADE_EXPR_EXT_SLICE_H_
 #define SHADE_EXPR_EXT_SLICE_H_
 
 #include "shade/expr/ext/axis.h"
 #include "shade/expr/ext/ext_base.h"
+#include "shade/tensor/tensor.h"
 
 namespace shade {
 namespace expr {

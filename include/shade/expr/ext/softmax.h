@@ -10,8 +10,6 @@
  * exponentials and the sum are vectorised kernels (kernel::ReduceAllRun / MapRun), threaded over
  * rows. dst may be the energy tensor itself.
  */
-#include "shade/tensor/tensor.h"  // NOLINT(build/include_order)
-
 #ifndef SHADE_EXPR_EXT_SOFTMAX_H_
 #define SHADE_EXPR_EXT_SOFTMAX_H_
 
@@ -21,11 +19,12 @@
 #include <type_traits>
 #include <vector>
 
-#include "shade/backend/cpu/parallel.h"
 #include "shade/backend/cpu/kernels.h"
+#include "shade/backend/cpu/parallel.h"
 #include "shade/backend/cpu/reduce.h"
 #include "shade/expr/ext/ext_base.h"
-#include "shade/expr/op.h"
+#include "shade/functor/op.h"
+#include "shade/tensor/tensor.h"
 
 namespace shade {
 namespace expr {

@@ -3,13 +3,12 @@
  * \brief `swapaxis<a1, a2>(exp)`: dimensions a1 and a2 exchanged (mshadow's name and
  *  template-argument form). Built on transpose.h's permutation node.
  */
-#include "shade/tensor/tensor.h"  // NOLINT(build/include_order)
-
 #ifndef SHADE_EXPR_EXT_SWAPAXIS_H_
 #define SHADE_EXPR_EXT_SWAPAXIS_H_
 
 #include "shade/expr/ext/ext_base.h"
 #include "shade/expr/ext/transpose.h"
+#include "shade/tensor/tensor.h"
 
 namespace shade {
 namespace expr {

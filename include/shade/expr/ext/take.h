@@ -12,8 +12,6 @@
  * last row). Floating-point indices must be integral in kRaise mode and are truncated toward
  * zero in the other modes; NaN and infinities always throw.
  */
-#include "shade/tensor/tensor.h"  // NOLINT(build/include_order)
-
 #ifndef SHADE_EXPR_EXT_TAKE_H_
 #define SHADE_EXPR_EXT_TAKE_H_
 
@@ -22,6 +20,7 @@
 #include <type_traits>
 
 #include "shade/expr/ext/ext_base.h"
+#include "shade/tensor/tensor.h"
 
 namespace shade {
 namespace expr {

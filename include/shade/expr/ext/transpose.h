@@ -4,12 +4,11 @@
  *  `np.transpose(a, axes)`: result dimension k is source dimension axes[k]). `swapaxis` in
  *  swapaxis.h is the two-axis case of the same node.
  */
-#include "shade/tensor/tensor.h"  // NOLINT(build/include_order)
-
 #ifndef SHADE_EXPR_EXT_TRANSPOSE_H_
 #define SHADE_EXPR_EXT_TRANSPOSE_H_
 
 #include "shade/expr/ext/ext_base.h"
+#include "shade/tensor/tensor.h"
 
 namespace shade {
 namespace expr {

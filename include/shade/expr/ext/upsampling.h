@@ -3,12 +3,11 @@
  * \brief `upsampling_nearest(src, scale)`: the last two dimensions enlarged `scale` times by
  *  repeating each element in a scale x scale block (mshadow's UpSamplingNearestExp).
  */
-#include "shade/tensor/tensor.h"  // NOLINT(build/include_order)
-
 #ifndef SHADE_EXPR_EXT_UPSAMPLING_H_
 #define SHADE_EXPR_EXT_UPSAMPLING_H_
 
 #include "shade/expr/ext/ext_base.h"
+#include "shade/tensor/tensor.h"
 
 namespace shade {
 namespace expr {

@@ -4,8 +4,6 @@
  *  one-element tensor dst (mshadow's function). float and double go through the BLAS engine
  *  (backend/cpu/blas.h, as a 1 x n by n product); other element types use a plain loop.
  */
-#include "shade/tensor/tensor.h"  // NOLINT(build/include_order)
-
 #ifndef SHADE_EXPR_EXT_VECTOR_DOT_H_
 #define SHADE_EXPR_EXT_VECTOR_DOT_H_
 
@@ -15,6 +13,7 @@
 #include "shade/base/device.h"
 #include "shade/base/error.h"
 #include "shade/base/index.h"
+#include "shade/tensor/tensor.h"
 
 namespace shade {
 

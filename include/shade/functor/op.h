@@ -12,8 +12,8 @@
  * (backend/cpu/reduce.h, which take the `red::` reducers below) all use them. Transcendental functions compute in float for the 16-bit types and in
  * the type's own precision otherwise (double for integers), then convert back.
  */
-#ifndef SHADE_EXPR_OP_H_
-#define SHADE_EXPR_OP_H_
+#ifndef SHADE_FUNCTOR_OP_H_
+#define SHADE_FUNCTOR_OP_H_
 
 #include <cmath>
 #include <limits>
@@ -274,4 +274,4 @@ struct minimum : detail::Extremum<false> {};
 }  // namespace red
 }  // namespace shade
 
-#endif  // SHADE_EXPR_OP_H_
+#endif  // SHADE_FUNCTOR_OP_H_

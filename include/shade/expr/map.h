@@ -21,12 +21,8 @@
  * As with the scalar loop, the destination may be one of the operands (same elements), but
  * partially overlapping views give unspecified results.
  */
-// Tensor first (it includes this header back at its end, once Tensor is complete), so the
-// definitions below always see the complete Tensor type whichever header is included first.
-#include "shade/tensor/tensor.h"  // NOLINT(build/include_order)
-
-#ifndef SHADE_BACKEND_CPU_MAP_H_
-#define SHADE_BACKEND_CPU_MAP_H_
+#ifndef SHADE_EXPR_MAP_H_
+#define SHADE_EXPR_MAP_H_
 
 #include <algorithm>
 #include <type_traits>
@@ -39,6 +35,7 @@
 #include "shade/expr/check.h"
 #include "shade/expr/expression.h"
 #include "shade/expr/plan.h"
+#include "shade/expr/tensor_fwd.h"
 #include "shade/shape/shape.h"
 
 namespace shade {
@@ -51,43 +48,12 @@ struct IsTensorPlan : std::false_type {};
 template <typename Device, int dim, typename DType>
 struct IsTensorPlan<Plan<Tensor<Device, dim, DType>, DType>, DType> : std::true_type {};
 
-/*!
- * \brief The last r < Lanes(d) columns of a row segment, starting at column x: a full vector of
- *  each narrower width that fits (256, then 128 bits on AVX-512), then a partial 128-bit (or
- *  narrowest) packet for what is left. Why: a short row (4 floats) as one masked 512-bit load,
- *  load and store took twice the time of Eigen's plain 128-bit operations; full narrow vectors
- *  need no mask, and a masked narrow one is cheaper than a wide one.
- */
-template <typename Saver, typename DType, typename D, typename SrcPlan>
-HWY_INLINE void PacketTail(D d, DType* row, index_t y, index_t x, size_t r, const SrcPlan& src) {
-  constexpr size_t kMinLanes = 16 / sizeof(DType) > 0 ? 16 / sizeof(DType) : 1;
-  if constexpr (hn::MaxLanes(D()) > kMinLanes) {
-    const hn::Half<D> dh;
-    const size_t nh = hn::Lanes(dh);
-    if (r >= nh) {
-      auto v = src.template PacketEval<false>(dh, y, x, static_cast<index_t>(nh));
-      if constexpr (kernel::detail::SaverReadsDst<Saver>::value) {
-        v = kernel::detail::SavePacketOf<Saver>(dh, hn::LoadU(dh, row + x), v);
-      }
-      hn::StoreU(v, dh, row + x);
-      x += static_cast<index_t>(nh);
-      r -= nh;
-    }
-    if (r != 0) PacketTail<Saver>(dh, row, y, x, r, src);
-  } else {
-    auto v = src.template PacketEval<true>(d, y, x, static_cast<index_t>(r));
-    if constexpr (kernel::detail::SaverReadsDst<Saver>::value) {
-      v = kernel::detail::SavePacketOf<Saver>(d, packet::LoadFirst(d, row + x, r), v);
-    }
-    packet::StoreFirst(d, v, row + x, r);
-  }
-}
-
 /*! \brief Saves columns [x0, x1) of row y with packets; the last r < N columns through
- *  PacketTail (narrower full vectors, then a partial packet: packet::LoadFirst / StoreFirst,
- *  so nothing outside the row is read or written). */
+ *  kernel::detail::StepDownTail (narrower full vectors, then a partial packet: nothing outside
+ *  the row is read or written). */
 template <typename Saver, typename DType, typename SrcPlan>
-HWY_INLINE void PacketRowSegment(DType* row, index_t y, index_t x0, index_t x1, const SrcPlan& src) {
+HWY_INLINE void PacketRowSegment(DType* row, index_t y, index_t x0, index_t x1,
+                                 const SrcPlan& src) {
   const packet::Tag<DType> d;
   const index_t N = static_cast<index_t>(hn::Lanes(d));
   index_t x = x0;
@@ -98,7 +64,13 @@ HWY_INLINE void PacketRowSegment(DType* row, index_t y, index_t x0, index_t x1, 
     }
     hn::StoreU(v, d, row + x);
   }
-  if (x < x1) PacketTail<Saver>(d, row, y, x, static_cast<size_t>(x1 - x), src);
+  if (x < x1) {
+    kernel::detail::StepDownTail<Saver>(d, row, x, static_cast<size_t>(x1 - x),
+                                        [&](auto dn, index_t at, size_t n, auto partial) {
+                                          return src.template PacketEval<decltype(partial)::value>(
+                                              dn, y, at, static_cast<index_t>(n));
+                                        });
+  }
 }
 }  // namespace detail
 
@@ -176,18 +148,45 @@ inline void MapPlan(DstPlan dst, const Shape<2>& shape, const SrcPlan& src) {
  *  Tensor<cpu, dim, DType> or an assignable extension. Ranks and devices are checked at
  *  compile time; shapes at run time (shade::Error names both shapes).
  */
+/*!
+ * \brief The element loop of one device, the static front end's device seam: MapExp checks
+ *  ranks, devices and shapes, then hands the destination, its FlatTo2D shape and the expression
+ *  to `MapBackend<Device>::Map<Saver, DType>`. The cpu loop is MapPlan above; a backend adds a
+ *  device by specialising this template. Without one, compilation stops with the message below
+ *  instead of running host code on device memory.
+ */
+template <typename Device>
+struct MapBackend {
+  /*! \brief No backend for Device in this build. */
+  template <typename Saver, typename DType, typename Dst, typename E>
+  static void Map(Dst*, Shape<2>, const E&) {
+    static_assert(detail::kAlwaysFalse<Device, Dst>,
+                  "shade: no backend evaluates expressions on this device in this build "
+                  "(the gpu backend needs a CUDA build)");
+  }
+};
+
+/*! \brief The cpu element loop. */
+template <>
+struct MapBackend<cpu> {
+  /*! \brief `*dst Saver= exp` over the rows x cols of `shape`. */
+  template <typename Saver, typename DType, typename Dst, typename E>
+  static void Map(Dst* dst, Shape<2> shape, const E& exp) {
+    MapPlan<Saver, DType, E>(MakePlan(*dst), shape, MakePlan(exp));
+  }
+};
+
 template <typename Saver, typename Dst, typename E, typename DType, int etype>
 inline void MapExp(Dst* dst, const Exp<E, DType, etype>& exp) {
   constexpr int dim = ExpInfo<Dst>::kDim;
   static_assert(dim >= 1, "shade: the destination of an assignment must be a tensor");
-  static_assert(ExpInfo<Dst>::kDevMask == cpu::kDevMask,
-                "shade: this build evaluates expressions on the cpu only (no gpu backend)");
-  static_assert(CheckMapTypes<cpu, dim, E>(), "");
+  using Device = typename DeviceOf<ExpInfo<Dst>::kDevMask>::type;
+  static_assert(CheckMapTypes<Device, dim, E>(), "");
   const Shape<dim> dshape = CheckAssignShape<dim>(*dst, exp.self());
-  MapPlan<Saver, DType, E>(MakePlan(*dst), dshape.FlatTo2D(), MakePlan(exp.self()));
+  MapBackend<Device>::template Map<Saver, DType>(dst, dshape.FlatTo2D(), exp.self());
 }
 
 }  // namespace expr
 }  // namespace shade
 
-#endif  // SHADE_BACKEND_CPU_MAP_H_
+#endif  // SHADE_EXPR_MAP_H_

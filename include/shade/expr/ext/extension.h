@@ -4,8 +4,8 @@
  *  broadcasting, reshaping and permuting, reductions, convolution and pooling helpers, softmax,
  *  one-hot and row selection. Each header can also be included on its own.
  */
-#ifndef SHADE_EXPR_EXTENSION_H_
-#define SHADE_EXPR_EXTENSION_H_
+#ifndef SHADE_EXPR_EXT_EXTENSION_H_
+#define SHADE_EXPR_EXT_EXTENSION_H_
 
 #include "shade/expr/ext/broadcast.h"
 #include "shade/expr/ext/choose_row.h"
@@ -33,4 +33,4 @@
 #include "shade/expr/ext/upsampling.h"
 #include "shade/expr/ext/vector_dot.h"
 
-#endif  // SHADE_EXPR_EXTENSION_H_
+#endif  // SHADE_EXPR_EXT_EXTENSION_H_

@@ -1,10 +1,10 @@
 /*!
  * \file ops_functors.h
  * \brief Element functors with NumPy semantics for the dynamic front end (`op::numpy::`), in
- *  the style of expr/op.h: a scalar `Map` and, where the kernel layer can vectorise it, a packet
+ *  the style of functor/op.h: a scalar `Map` and, where the kernel layer can vectorise it, a packet
  *  `MapPacket` (packet.h's HasPacket protocol).
  *
- * There is one implementation of each operation: where expr/op.h's functor already has NumPy's
+ * There is one implementation of each operation: where functor/op.h's functor already has NumPy's
  * semantics its `Map` is inherited, and the packet form is packet.h's function of the same
  * name. The functors written here are those whose NumPy meaning differs from the C++ one:
  * signed integer arithmetic wraps (no C++ overflow UB), floor division and remainder take the
@@ -12,8 +12,8 @@
  * warning), integer power is exact and rejects negative exponents, maximum/minimum/sign
  * propagate NaN, comparisons give 1/0 in the compute type.
  */
-#ifndef SHADE_NDARRAY_OPS_FUNCTORS_H_
-#define SHADE_NDARRAY_OPS_FUNCTORS_H_
+#ifndef SHADE_FUNCTOR_NUMPY_H_
+#define SHADE_FUNCTOR_NUMPY_H_
 
 #include <cmath>
 #include <cstdint>
@@ -23,7 +23,7 @@
 #include "shade/base/dtype.h"
 #include "shade/base/error.h"
 #include "shade/base/index.h"
-#include "shade/expr/op.h"
+#include "shade/functor/op.h"
 #include "shade/packet/packet.h"
 
 namespace shade {
@@ -385,7 +385,7 @@ struct abs {
 };
 
 #define SHADE_NUMPY_MATH_(NAME, PACKETFN)                                              \
-  /*! \brief expr/op.h's op::NAME with packet.h's packet form. */                       \
+  /*! \brief functor/op.h's op::NAME with packet.h's packet form. */                       \
   struct NAME : op::NAME {                                                             \
     template <class D, class V, SHADE_PACKET_IF(detail::kFloatLane<D>)>                \
     static HWY_INLINE V MapPacket(D d, V a) { return packet::PACKETFN(d, a); }          \
@@ -400,7 +400,7 @@ SHADE_NUMPY_MATH_(tanh, Tanh)
 SHADE_NUMPY_MATH_(sigmoid, Sigmoid)
 #undef SHADE_NUMPY_MATH_
 
-/*! \brief max(a, 0) (expr/op.h's relu: NaN gives 0). */
+/*! \brief max(a, 0) (functor/op.h's relu: NaN gives 0). */
 struct relu : op::relu {
   template <class D, class V>
   static HWY_INLINE V MapPacket(D d, V a) { return packet::Relu(d, a); }
@@ -442,7 +442,7 @@ struct round {
   template <class D, class V, SHADE_PACKET_IF(detail::kFloatLane<D>)>
   static HWY_INLINE V MapPacket(D, V a) { return hn::Round(a); }
 };
-/*! \brief -1, 0 or 1 by the sign of a; NaN stays NaN (NumPy), unlike expr/op.h's sign. */
+/*! \brief -1, 0 or 1 by the sign of a; NaN stays NaN (NumPy), unlike functor/op.h's sign. */
 struct sign {
   template <typename T>
   static SHADE_XINLINE T Map(T a) {
@@ -472,4 +472,4 @@ struct clamp {
 }  // namespace op
 }  // namespace shade
 
-#endif  // SHADE_NDARRAY_OPS_FUNCTORS_H_
+#endif  // SHADE_FUNCTOR_NUMPY_H_

@@ -4,16 +4,16 @@
  *  `*=`, `/=`). `OPType` names the element functor; `SavePacket(d, dst, v)` is the packet form
  *  (returns the new destination packet, lanewise identical to Save) and exists only where
  *  OPType has one, so the kernels (backend/cpu/kernels.h) and the static element loop
- *  (backend/cpu/map.h) fall back to Save elsewhere. `kReadsDst` says whether the old value is
+ *  (expr/map.h) fall back to Save elsewhere. `kReadsDst` says whether the old value is
  *  read (a `=` store need not load the destination). These are THE savers of the library.
  */
-#ifndef SHADE_EXPR_SV_H_
-#define SHADE_EXPR_SV_H_
+#ifndef SHADE_FUNCTOR_SV_H_
+#define SHADE_FUNCTOR_SV_H_
 
 #include <type_traits>
 
 #include "shade/base/index.h"
-#include "shade/expr/op.h"
+#include "shade/functor/op.h"
 
 namespace shade {
 namespace sv {
@@ -78,4 +78,4 @@ struct divto : detail::OpSaver<op::div, true> {};
 }  // namespace sv
 }  // namespace shade
 
-#endif  // SHADE_EXPR_SV_H_
+#endif  // SHADE_FUNCTOR_SV_H_
