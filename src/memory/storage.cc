@@ -1,4 +1,5 @@
-// Storage: deleter bookkeeping and the CPU allocation path (AlignedAlloc + placement construction).
+// Storage: deleter bookkeeping and allocation through the device's registered allocator
+// (memory/allocator.h), with placement construction of non-trivial element types.
 #include "shade/memory/storage.h"
 
 #include <unistd.h>
@@ -7,6 +8,7 @@
 #include <cstdint>
 
 #include "shade/memory/alloc.h"
+#include "shade/memory/allocator.h"
 
 namespace shade {
 
@@ -86,48 +88,43 @@ void StorageImpl::ResetData(void* ptr, std::size_t capacity, MemoryDeleter delet
 }
 
 void* StorageImpl::AllocateData(TypeMeta meta, std::size_t nbytes) {
-  SHADE_CHECK_EQ(dev_mask_, cpu::kDevMask)
-      << "Storage: no allocator for device " << DevMaskName(dev_mask_) << " in this build (CPU only)";
   SHADE_CHECK(meta.initialized()) << "Storage: cannot allocate for an uninitialized element type";
   SHADE_CHECK_LE(nbytes, MaxStorageBytes())
       << "Storage: allocation request of " << nbytes << " bytes exceeds the machine's memory ("
       << MaxStorageBytes() << " bytes)";
+  // Every device's memory comes from its registered allocator (memory/allocator.h); a device
+  // without one (gpu in a CPU-only build) fails here, naming it.
+  Allocator& allocator = GetAllocator(dev_mask_);
   if (nbytes == 0) {
     data_type_ = meta;
     ResetData(nullptr, 0, MemoryDeleter(nullptr));
     return nullptr;
   }
-  DataDeleter deleter;
-  if (!meta.ctor() && nbytes <= kSmallAllocBytes) {
-    // Small trivially-constructible blocks come from the per-thread size-class cache.
-    void (*free_fn)(void*) = nullptr;
-    void* ptr = SmallAlignedAlloc(nbytes, &free_fn);
+  if (!meta.ctor()) {
+    const Allocation a = allocator.Allocate(nbytes);
     data_type_ = meta;
-    ResetData(ptr, nbytes, free_fn);
-    return ptr;
+    ResetData(a.ptr, nbytes, a.deleter);
+    return a.ptr;
   }
-  void* ptr = AlignedAlloc(nbytes);
-  if (meta.ctor()) {
-    const std::size_t n = nbytes / meta.itemsize();
-    try {
-      meta.ctor()(ptr, n);
-    } catch (...) {
-      AlignedFree(ptr);
-      throw;
-    }
-    const detail::TypeDtor dtor = meta.dtor();
-    deleter = [n, dtor](void* p) {
-      dtor(p, n);
-      AlignedFree(p);
-    };
-  } else {
-    data_type_ = meta;
-    ResetData(ptr, nbytes, MemoryDeleter(&AlignedFree));
-    return ptr;
+  // Non-trivial element types are constructed and destroyed in place: host memory only.
+  SHADE_CHECK_EQ(dev_mask_, cpu::kDevMask) << "Storage: element type " << meta.name()
+                                           << " needs construction, which only host memory allows";
+  const Allocation a = allocator.Allocate(nbytes);
+  const std::size_t n = nbytes / meta.itemsize();
+  try {
+    meta.ctor()(a.ptr, n);
+  } catch (...) {
+    a.deleter(a.ptr);
+    throw;
   }
+  const detail::TypeDtor dtor = meta.dtor();
+  const MemoryDeleter free_fn = a.deleter;
   data_type_ = meta;
-  ResetData(ptr, nbytes, std::move(deleter));
-  return ptr;
+  ResetData(a.ptr, nbytes, DataDeleter([n, dtor, free_fn](void* p) {
+              dtor(p, n);
+              free_fn(p);
+            }));
+  return a.ptr;
 }
 
 Storage Storage::Allocate(int dev_mask, TypeMeta data_type, std::size_t nbytes) {

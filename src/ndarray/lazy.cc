@@ -13,6 +13,7 @@
 #include "ops_kernel_table.h"
 #include "shade/backend/cpu/parallel.h"
 #include "shade/ndarray/apply.h"
+#include "shade/ndarray/device.h"
 
 namespace shade {
 
@@ -197,6 +198,13 @@ void Resolve(const Expr& e, Resolved* r) {
   const int n = e.num_nodes();
   SHADE_CHECK_GE(n, 1) << "Expr: empty expression";
   r->num_nodes = n;
+  {
+    const NDArray* arrays[Expr::kMaxArrays];
+    for (int k = 0; k < e.num_arrays(); ++k) arrays[k] = &e.array(k);
+    const Expr::Node& root = e.node(n - 1);
+    CheckDevices(root.kind == Expr::NodeKind::kOp ? Info(root.op).name : "assign", arrays,
+                 e.num_arrays());
+  }
   for (int i = 0; i < n; ++i) {
     const Expr::Node& nd = e.node(i);
     r->dtype[i] = -1;
@@ -800,7 +808,8 @@ bool MatchDirectBinary(const Expr& e, DirectBinary* d) {
   const NDArrayImpl* ai = a.unsafeGetImpl();
   const NDArrayImpl* bi = b.unsafeGetImpl();
   if (ai == nullptr || bi == nullptr || !ai->is_contiguous() || !bi->is_contiguous() ||
-      ai->numel() > dyn::kMaxTile || a.sizes() != b.sizes()) {
+      ai->numel() > dyn::kMaxTile || a.sizes() != b.sizes() ||
+      ai->storage().dev_mask() != cpu::kDevMask || bi->storage().dev_mask() != cpu::kDevMask) {
     return false;
   }
   const int fa = a.type_flag(), fb = b.type_flag();
@@ -1032,7 +1041,8 @@ const NDArray& Expr::eval(const NDArray& out) const {
   // Anything unusual about out (shape, dtype, layout, overlap) takes the general path, which
   // checks it and names the problem.
   DirectBinary d;
-  if (out.defined() && MatchDirectBinary(*this, &d) && out.type_flag() == d.dtype &&
+  if (out.defined() && out.dev_mask() == cpu::kDevMask && MatchDirectBinary(*this, &d) &&
+      out.type_flag() == d.dtype &&
       out.is_contiguous() && out.sizes() == d.a->sizes() &&
       (out.numel() == 0 || out.data_ptr() != nullptr) && !HarmfulOverlap(*d.a, out) &&
       !HarmfulOverlap(*d.b, out)) {
@@ -1044,6 +1054,7 @@ const NDArray& Expr::eval(const NDArray& out) const {
   const int root = r.num_nodes - 1;
   const char* name = nodes_[root].kind == NodeKind::kOp ? Info(nodes_[root].op).name : "assign";
   SHADE_CHECK(out.defined()) << name << ": out is an undefined NDArray";
+  CheckDevices(name, {num_arrays() > 0 ? &arrays()[0] : nullptr, &out});
   SHADE_CHECK_GE(out.type_flag(), 0) << name << ": out " << out << " has a non-numeric or unset element type";
   const IndexSpan shape(r.shape[root], static_cast<std::size_t>(r.ndim[root]));
   SHADE_CHECK(out.sizes() == shape) << name << ": out has shape " << out.sizes()

@@ -9,6 +9,7 @@
 
 #include "shade/backend/cpu/blas.h"
 #include "shade/backend/cpu/parallel.h"
+#include "shade/ndarray/device.h"
 #include "shade/ndarray/ops.h"
 #include "shade/ndarray/promotion.h"
 #include "shade/ndarray/shape_ops.h"
@@ -18,6 +19,7 @@ namespace {
 
 void CheckOperand(const NDArray& a, const char* op, int k) {
   SHADE_CHECK(a.defined()) << op << ": operand " << k << " is an undefined NDArray";
+  CheckDevices(op, {&a});
   SHADE_CHECK_GE(a.type_flag(), 0) << op << ": operand " << k << " has non-numeric element type "
                                    << a.dtype().name();
   SHADE_CHECK(a.data_ptr() != nullptr || a.numel() == 0) << op << ": operand " << k << " (" << a
@@ -174,6 +176,7 @@ std::string ShapePair(const NDArray& a, const NDArray& b) {
 }  // namespace
 
 NDArray matmul(const NDArray& a_in, const NDArray& b_in) {
+  CheckDevices("matmul", {&a_in, &b_in});
   CheckOperand(a_in, "matmul", 0);
   CheckOperand(b_in, "matmul", 1);
   SHADE_CHECK(a_in.ndim() >= 1 && b_in.ndim() >= 1)
@@ -225,6 +228,7 @@ NDArray matmul(const NDArray& a_in, const NDArray& b_in) {
 }
 
 NDArray dot(const NDArray& a, const NDArray& b) {
+  CheckDevices("dot", {&a, &b});
   CheckOperand(a, "dot", 0);
   CheckOperand(b, "dot", 1);
   if (a.ndim() == 0 || b.ndim() == 0) return multiply(a, b).eval();
@@ -242,6 +246,7 @@ NDArray dot(const NDArray& a, const NDArray& b) {
 
 NDArray tensordot(const NDArray& a, const NDArray& b, const std::vector<index_t>& axes_a,
                   const std::vector<index_t>& axes_b) {
+  CheckDevices("tensordot", {&a, &b});
   CheckOperand(a, "tensordot", 0);
   CheckOperand(b, "tensordot", 1);
   SHADE_CHECK_EQ(axes_a.size(), axes_b.size()) << "tensordot: shape-mismatch for sum: " << axes_a.size()
@@ -289,6 +294,7 @@ NDArray tensordot(const NDArray& a, const NDArray& b, const std::vector<index_t>
 }
 
 NDArray tensordot(const NDArray& a, const NDArray& b, index_t n) {
+  CheckDevices("tensordot", {&a, &b});
   CheckOperand(a, "tensordot", 0);
   CheckOperand(b, "tensordot", 1);
   SHADE_CHECK(n >= 0 && n <= a.ndim() && n <= b.ndim())

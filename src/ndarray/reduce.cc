@@ -16,6 +16,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "shade/ndarray/device.h"
 #include "shade/ndarray/ndarray.h"
 #include "shade/ndarray/ops.h"
 #include "shade/ndarray/promotion.h"
@@ -289,6 +290,7 @@ NDArray Finish(NDArray r, int result_flag, const NDArray& a, const std::vector<b
 
 void CheckInput(const NDArray& a, const char* op) {
   SHADE_CHECK(a.defined()) << op << ": the NDArray is undefined";
+  CheckDevices(op, {&a});
   SHADE_CHECK_GE(a.type_flag(), 0) << op << ": element type " << a.dtype().name() << " is not numeric";
   SHADE_CHECK(a.data_ptr() != nullptr || a.numel() == 0) << op << ": " << a << " has no memory allocated";
 }

@@ -34,6 +34,7 @@
 #include "shade/backend/cpu/parallel.h"
 #include "shade/base/error.h"
 #include "shade/base/index.h"
+#include "shade/ndarray/device.h"
 #include "shade/ndarray/ndarray.h"
 
 namespace shade {
@@ -268,6 +269,9 @@ void ApplyNDArrays(const std::array<NDArray, N>& ops, Kernel&& k,
     itemsize[o] = static_cast<index_t>(ops[o].itemsize());
     base[o] = static_cast<char*>(ops[o].data_ptr());
   }
+  std::array<const NDArray*, N> devices;
+  for (int o = 0; o < N; ++o) devices[o] = &ops[o];
+  CheckDevices("apply", devices.data(), N);
   const ApplyPlan plan = MakeApplyPlan(ops[0].sizes(), strides.data(), itemsize.data(), N, opt);
   ExecuteApplyPlan<N>(plan, base, k, opt);
 }
