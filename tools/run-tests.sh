@@ -3,6 +3,7 @@
 # everything (library, tests, examples) and runs the whole test suite.
 # With SHADE_SANITIZE=address,undefined it builds into build-asan at -O1 (sanitizers slow the
 # compiler; -O1 keeps the build inside CI's budget while still inlining the templates).
+# With SHADE_COMPILER=clang it builds with Debian's clang (and its OpenMP) into build-clang.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export DEBIAN_FRONTEND=noninteractive
@@ -12,14 +13,25 @@ apt-get install -y -qq cmake g++ make libgtest-dev libopenblas-dev libhwy-dev li
 export OPENBLAS_CORETYPE=Haswell
 sanitize="${SHADE_SANITIZE:-}"
 jobs="$(nproc)"
+compiler_flags=()
+if [ "${SHADE_COMPILER:-gcc}" = clang ]; then
+  apt-get install -y -qq clang libomp-dev >/dev/null
+  compiler_flags=(-DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++)
+fi
 if [ -n "$sanitize" ]; then
   build_dir=build-asan
-  opt_flags=(-DCMAKE_CXX_FLAGS_RELEASE="-O1 -DNDEBUG")
+  opt_flags=(-DCMAKE_CXX_FLAGS_RELEASE="-O1 -DNDEBUG" -DSHADE_TEST_ALL_TARGETS=OFF)
+elif [ "${SHADE_COMPILER:-gcc}" = clang ]; then
+  build_dir=build-clang
+  opt_flags=(-DSHADE_TEST_ALL_TARGETS=OFF)
 else
   build_dir=build
   opt_flags=()
 fi
+if [ -n "${SHADE_CCACHE:-}" ]; then
+  opt_flags+=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
+fi
 cmake -S . -B "$build_dir" -DCMAKE_BUILD_TYPE=Release -DSHADE_SANITIZE="$sanitize" \
-  -DSHADE_BUILD_EXAMPLES=ON "${opt_flags[@]}"
+  -DSHADE_BUILD_EXAMPLES=ON "${compiler_flags[@]}" "${opt_flags[@]}"
 cmake --build "$build_dir" -j"$jobs"
 ctest --test-dir "$build_dir" --output-on-failure -j"$jobs"
