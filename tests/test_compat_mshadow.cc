@@ -17,7 +17,9 @@ struct maxoftwo {
 };
 struct saxpy_like {
   template <typename DType>
-  MSHADOW_XINLINE static DType Map(DType a, DType x, DType y) { return a * x + y; }
+  MSHADOW_XINLINE static DType Map(DType a, DType x, DType y) {
+    return a * x + y;
+  }
 };
 
 TEST(CompatMshadow, TypicalProgram) {
@@ -86,4 +88,39 @@ TEST(CompatMshadow, NamesAndMacros) {
   EXPECT_EQ(plan.Eval(0, 4), 4.0f);
 }
 
+TEST(CompatMshadow, SizeofRangeOutSizePoolShape) {
+  for (int flag = 0; flag < mshadow::kNumTypeFlags; ++flag) {
+    std::size_t bytes = 0;
+    MSHADOW_TYPE_SWITCH(flag, DType, { bytes = sizeof(DType); });
+    EXPECT_EQ(mshadow::mshadow_sizeof(flag), bytes) << flag;
+  }
+  EXPECT_THROW(mshadow::mshadow_sizeof(99), mshadow::Error);
+  // RangeOutSize against counting the elements start, start + step, ... < stop.
+  for (int start : {0, 3, -4}) {
+    for (int stop : {5, 9, 10}) {
+      for (int step : {1, 2, 3}) {
+        for (int repeat : {1, 3}) {
+          int n = 0;
+          for (int v = start; v < stop; v += step) ++n;
+          EXPECT_EQ(mshadow::expr::RangeOutSize(start, stop, step, repeat), n * repeat);
+          float fn = 0;
+          for (float v = float(start); v < float(stop); v += 0.5f * float(step)) ++fn;
+          EXPECT_EQ(
+              mshadow::expr::RangeOutSize(float(start), float(stop), 0.5f * float(step), repeat),
+              int(fn) * repeat);
+        }
+      }
+    }
+  }
+  // mshadow's spatial_pool.h: (H - k) / s + 1, so a 4x4 image, 3x3 window, stride 2 -> 1x1.
+  mshadow::TensorContainer<mshadow::cpu, 3, float> img(mshadow::Shape3(1, 4, 4));
+  for (int y = 0; y < 4; ++y)
+    for (int x = 0; x < 4; ++x) img[0][y][x] = float(y * 4 + x);  // rows may be padded
+  mshadow::TensorContainer<mshadow::cpu, 3, float> pooled(mshadow::Shape3(1, 1, 1));
+  pooled = mshadow::expr::pool<mshadow::red::maximum>(img, 3, 3, 2, 2);
+  EXPECT_EQ(pooled[0][0][0], 10.f);  // max of rows 0-2, columns 0-2
+  EXPECT_EQ(mshadow::expr::pool<mshadow::red::maximum>(img, 3, 3, 2, 2).shape_,
+            mshadow::Shape3(1, 1, 1));
+  std::cout << "";  // <iostream> comes with the mshadow header, as with mshadow's tensor.h
+}
 }  // namespace

@@ -11,6 +11,12 @@
 #ifndef SHADE_COMPAT_MSHADOW_H_
 #define SHADE_COMPAT_MSHADOW_H_
 
+#include <cmath>
+#include <cstddef>
+// mshadow's tensor.h brings in <iostream>; programs written for it use std::cout unqualified
+// of any include of their own.
+#include <iostream>
+
 #include "shade/base/device.h"
 #include "shade/base/dtype.h"
 #include "shade/base/half.h"
@@ -32,6 +38,30 @@ using namespace shade;  // NOLINT(build/namespaces): the whole point is to alias
 /*! \brief mshadow's expression namespace. */
 namespace expr {
 using namespace shade::expr;  // NOLINT(build/namespaces)
+}  // namespace expr
+/*!
+ * \brief Bytes per element of a runtime dtype flag (mshadow's base.h); an unknown flag throws
+ *  shade::Error where mshadow aborts.
+ */
+inline std::size_t mshadow_sizeof(int type) {
+  return shade::TypeFlagSize(type);
+}
+namespace expr {
+/*!
+ * \brief Number of elements of range(start, stop, step, repeat), computed as mshadow's
+ *  extension/range.h does: integers `repeat * ((stop - start - 1) / step + 1)`, floating
+ *  point `repeat * ceil((stop - start) / step)` in double.
+ */
+template <typename DType>
+inline int RangeOutSize(DType start, DType stop, DType step, int repeat) {
+  if constexpr (std::is_floating_point<DType>::value) {
+    return repeat *
+           static_cast<int>(std::ceil((static_cast<double>(stop) - static_cast<double>(start)) /
+                                      static_cast<double>(step)));
+  } else {
+    return repeat * static_cast<int>((stop - start - 1) / step + 1);
+  }
+}
 }  // namespace expr
 /*! \brief mshadow's 16-bit float namespace. */
 namespace half {
