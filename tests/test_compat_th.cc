@@ -11,10 +11,14 @@
 #include "ndarray_test_util.h"
 #include "shade/compat/th.h"
 
-// One GenericChecks<Real>() per real type, written once with real / Real / accreal.
+// One GenericChecks<Real>() per real type, written once with real / Real / accreal. The order
+// matters (the generic file defines TH_GENERIC_FILE, the generator includes it per type).
+// clang-format off
 #include "compat/th_generic_checks.h"
 #include "shade/compat/th_generate_all_types.h"
+#include "compat/th_generic_checks.h"
 #include "shade/compat/th_generate_half_type.h"
+// clang-format on
 
 namespace {
 
