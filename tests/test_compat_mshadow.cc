@@ -2,10 +2,14 @@
 // with only the compat header (no shade names are used below).
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <string>
 #include <type_traits>
+#include <utility>
+#include <vector>
 
 #include "shade/compat/mshadow.h"
+#include "shade/io/stream.h"
 
 using namespace mshadow;        // NOLINT(build/namespaces)
 using namespace mshadow::expr;  // NOLINT(build/namespaces)
@@ -17,7 +21,9 @@ struct maxoftwo {
 };
 struct saxpy_like {
   template <typename DType>
-  MSHADOW_XINLINE static DType Map(DType a, DType x, DType y) { return a * x + y; }
+  MSHADOW_XINLINE static DType Map(DType a, DType x, DType y) {
+    return a * x + y;
+  }
 };
 
 TEST(CompatMshadow, TypicalProgram) {
@@ -86,4 +92,101 @@ TEST(CompatMshadow, NamesAndMacros) {
   EXPECT_EQ(plan.Eval(0, 4), 4.0f);
 }
 
+TEST(CompatMshadow, SizeofRangeOutSizePoolShape) {
+  for (int flag = 0; flag < mshadow::kNumTypeFlags; ++flag) {
+    std::size_t bytes = 0;
+    MSHADOW_TYPE_SWITCH(flag, DType, { bytes = sizeof(DType); });
+    EXPECT_EQ(mshadow::mshadow_sizeof(flag), bytes) << flag;
+  }
+  EXPECT_THROW(mshadow::mshadow_sizeof(99), mshadow::Error);
+  // RangeOutSize against counting the elements start, start + step, ... < stop.
+  for (int start : {0, 3, -4}) {
+    for (int stop : {5, 9, 10}) {
+      for (int step : {1, 2, 3}) {
+        for (int repeat : {1, 3}) {
+          int n = 0;
+          for (int v = start; v < stop; v += step) ++n;
+          EXPECT_EQ(mshadow::expr::RangeOutSize(start, stop, step, repeat), n * repeat);
+          float fn = 0;
+          for (float v = float(start); v < float(stop); v += 0.5f * float(step)) ++fn;
+          EXPECT_EQ(
+              mshadow::expr::RangeOutSize(float(start), float(stop), 0.5f * float(step), repeat),
+              int(fn) * repeat);
+        }
+      }
+    }
+  }
+  // mshadow's spatial_pool.h: (H - k) / s + 1, so a 4x4 image, 3x3 window, stride 2 -> 1x1.
+  mshadow::TensorContainer<mshadow::cpu, 3, float> img(mshadow::Shape3(1, 4, 4));
+  for (int y = 0; y < 4; ++y)
+    for (int x = 0; x < 4; ++x) img[0][y][x] = float(y * 4 + x);  // rows may be padded
+  mshadow::TensorContainer<mshadow::cpu, 3, float> pooled(mshadow::Shape3(1, 1, 1));
+  pooled = mshadow::expr::pool<mshadow::red::maximum>(img, 3, 3, 2, 2);
+  EXPECT_EQ(pooled[0][0][0], 10.f);  // max of rows 0-2, columns 0-2
+  EXPECT_EQ(mshadow::expr::pool<mshadow::red::maximum>(img, 3, 3, 2, 2).shape_,
+            mshadow::Shape3(1, 1, 1));
+  std::cout << "";  // <iostream> comes with the mshadow header, as with mshadow's tensor.h
+}
+
+TEST(CompatMshadow, TakeGradIndexFillSortByKeyBinary) {
+  using mshadow::cpu;
+  using mshadow::Shape1;
+  using mshadow::Shape2;
+  using mshadow::TensorContainer;
+  TensorContainer<cpu, 2, float> dst(Shape2(3, 2)), src(Shape2(4, 2));
+  TensorContainer<cpu, 1, int> index(Shape1(4));
+  const int idx[4] = {2, -1, 7, 2};  // -1 and 7 clip to rows 0 and 2
+  for (int y = 0; y < 4; ++y) {
+    index[y] = idx[y];
+    for (int k = 0; k < 2; ++k) src[y][k] = float(10 * y + k);
+  }
+  dst = 0.f;
+  mshadow::AddTakeGrad(dst, index, src);
+  float want[3][2] = {};
+  for (int y = 0; y < 4; ++y)
+    for (int k = 0; k < 2; ++k) want[std::min(std::max(idx[y], 0), 2)][k] += src[y][k];
+  for (int r = 0; r < 3; ++r)
+    for (int k = 0; k < 2; ++k) EXPECT_EQ(dst[r][k], want[r][k]);
+  // IndexFill: dst[index[y]] = src[y]; an index outside dst throws instead of writing.
+  TensorContainer<cpu, 1, int> fill_index(Shape1(2));
+  fill_index[0] = 1;
+  fill_index[1] = 0;
+  TensorContainer<cpu, 2, float> rows(Shape2(2, 2));
+  rows[0][0] = 5, rows[0][1] = 6, rows[1][0] = 7, rows[1][1] = 8;
+  mshadow::IndexFill(dst, fill_index, rows);
+  EXPECT_EQ(dst[1][1], 6.f);
+  EXPECT_EQ(dst[0][0], 7.f);
+  fill_index[1] = 3;
+  EXPECT_THROW(mshadow::IndexFill(dst, fill_index, rows), mshadow::Error);
+  // SortByKey: stable, against std::stable_sort of the pairs.
+  const float keys_in[7] = {3, 1, 2, 1, 3, 0, 2};
+  for (bool ascend : {true, false}) {
+    TensorContainer<cpu, 1, float> keys(Shape1(7));
+    TensorContainer<cpu, 1, int> values(Shape1(7));
+    std::vector<std::pair<float, int>> ref;
+    for (int i = 0; i < 7; ++i) {
+      keys[i] = keys_in[i];
+      values[i] = i;
+      ref.emplace_back(keys_in[i], i);
+    }
+    std::stable_sort(ref.begin(), ref.end(), [ascend](const auto& a, const auto& b) {
+      return ascend ? a.first < b.first : a.first > b.first;
+    });
+    mshadow::SortByKey(keys, values, ascend);
+    for (int i = 0; i < 7; ++i) {
+      EXPECT_EQ(keys[i], ref[size_t(i)].first);
+      EXPECT_EQ(values[i], ref[size_t(i)].second);
+    }
+  }
+  // SaveBinary / LoadBinary on a stream: the shape (index_t each), then the rows unpadded.
+  shade::io::MemoryStream ms;
+  mshadow::SaveBinary(ms, src);
+  EXPECT_EQ(ms.buffer().size(), 2 * sizeof(mshadow::index_t) + 8 * sizeof(float));
+  TensorContainer<cpu, 2, float> back;
+  shade::io::MemoryStream in(ms.buffer());
+  mshadow::LoadBinary(in, &back);
+  ASSERT_EQ(back.shape_, src.shape_);
+  for (int y = 0; y < 4; ++y)
+    for (int k = 0; k < 2; ++k) EXPECT_EQ(back[y][k], src[y][k]);
+}
 }  // namespace

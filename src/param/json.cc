@@ -69,10 +69,46 @@ std::map<std::string, std::string> ParamDictFromJSON(const std::string& text) {
 
 }  // namespace parameter
 
-void JSONWriter::Write(const std::string& value) { *os_ << Dump(json(value)); }
+void JSONWriter::Write(const std::string& value) {
+  *os_ << Dump(json(value));
+}
 
 void JSONWriter::Write(const std::map<std::string, std::string>& value) {
-  *os_ << Dump(ObjectOfStrings(value));
+  // dmlc-core's layout: one "key": "value" per line, indented 2, ", " before each newline;
+  // keys raw, values with \r \n \\ \t \" escaped and every other byte as is.
+  std::string out = "{";
+  bool first = true;
+  for (const auto& kv : value) {
+    out += first ? "\n  \"" : ", \n  \"";
+    first = false;
+    out += kv.first;
+    out += "\": \"";
+    for (char c : kv.second) {
+      switch (c) {
+        case '\r':
+          out += "\\r";
+          break;
+        case '\n':
+          out += "\\n";
+          break;
+        case '\\':
+          out += "\\\\";
+          break;
+        case '\t':
+          out += "\\t";
+          break;
+        case '"':
+          out += "\\\"";
+          break;
+        default:
+          out += c;
+      }
+    }
+    out += '"';
+  }
+  if (!first) out += '\n';
+  out += '}';
+  *os_ << out;
 }
 
 void JSONReader::Read(std::string* out) {
@@ -83,6 +119,8 @@ void JSONReader::Read(std::string* out) {
   *out = j.get<std::string>();
 }
 
-void JSONReader::Read(std::map<std::string, std::string>* out) { *out = ToDict(ReadValue(is_)); }
+void JSONReader::Read(std::map<std::string, std::string>* out) {
+  *out = ToDict(ReadValue(is_));
+}
 
 }  // namespace shade

@@ -65,7 +65,9 @@ std::vector<ParamFieldInfo> ParamManager::GetFieldInfo() const {
   return ret;
 }
 
-void ParamManager::PrintDocString(std::ostream& os) const { os << DocString(); }
+void ParamManager::PrintDocString(std::ostream& os) const {
+  os << DocString();
+}
 
 std::string ParamManager::DocString() const {
   std::string s;
@@ -78,9 +80,10 @@ std::string ParamManager::DocString() const {
 }
 
 KVList ParamManager::GetDict(void* head) const {
+  // dmlc-core walks its key map: sorted, and every alias appears with its field's value.
   KVList ret;
-  ret.reserve(entry_.size());
-  for (const auto& e : entry_) ret.emplace_back(e->key(), e->GetStringValue(head));
+  ret.reserve(entry_map_.size());
+  for (const auto& kv : entry_map_) ret.emplace_back(kv.first, kv.second->GetStringValue(head));
   return ret;
 }
 

@@ -3,6 +3,7 @@
 #include "shade/param/parse.h"
 
 #include <charconv>
+#include <limits>
 #include <system_error>
 
 namespace shade {
@@ -17,7 +18,9 @@ std::string_view TrimSpace(std::string_view text) {
 
 namespace {
 
-bool IsDigit(char ch) { return ch >= '0' && ch <= '9'; }
+bool IsDigit(char ch) {
+  return ch >= '0' && ch <= '9';
+}
 
 // from_chars rejects a leading '+'; accept one, but only directly before a digit (or '.'
 // for floats), so "+-1" and "++1" stay invalid.
@@ -78,6 +81,19 @@ std::string ToChars(T value) {
 
 }  // namespace
 
+std::size_t FloatPrefixLength(std::string_view text) {
+  std::size_t i = 0;
+  while (i < text.size() && IsAsciiSpace(text[i])) ++i;
+  if (i < text.size() && (text[i] == '+' || text[i] == '-')) ++i;
+  double value = 0;
+  const auto res = std::from_chars(text.data() + i, text.data() + text.size(), value,
+                                   std::chars_format::general);
+  if (res.ec == std::errc::invalid_argument) return 0;
+  std::size_t used = static_cast<std::size_t>(res.ptr - text.data());
+  if (used < text.size() && (text[used] == 'f' || text[used] == 'F')) ++used;
+  return used;
+}
+
 ParseStatus ParseInt64(std::string_view text, std::int64_t* out) {
   return ParseIntegerImpl(text, out);
 }
@@ -98,9 +114,13 @@ ParseStatus ParseUInt64(std::string_view text, std::uint64_t* out) {
   return ParseIntegerImpl(t, out);
 }
 
-ParseStatus ParseFloat(std::string_view text, float* out) { return ParseFloatImpl(text, out); }
+ParseStatus ParseFloat(std::string_view text, float* out) {
+  return ParseFloatImpl(text, out);
+}
 
-ParseStatus ParseDouble(std::string_view text, double* out) { return ParseFloatImpl(text, out); }
+ParseStatus ParseDouble(std::string_view text, double* out) {
+  return ParseFloatImpl(text, out);
+}
 
 ParseStatus ParseBool(std::string_view text, bool* out) {
   const std::string_view t = TrimSpace(text);
@@ -124,10 +144,32 @@ ParseStatus ParseBool(std::string_view text, bool* out) {
   return ParseStatus::kBadFormat;
 }
 
-std::string FormatInt64(std::int64_t value) { return ToChars(value); }
-std::string FormatUInt64(std::uint64_t value) { return ToChars(value); }
-std::string FormatFloat(float value) { return ToChars(value); }
-std::string FormatDouble(double value) { return ToChars(value); }
+std::string FormatInt64(std::int64_t value) {
+  return ToChars(value);
+}
+std::string FormatUInt64(std::uint64_t value) {
+  return ToChars(value);
+}
+// dmlc-core prints with std::setprecision(max_digits10) (%g style); to_chars with that
+// precision gives the same text without consulting a locale.
+template <typename F>
+std::string ToCharsMaxDigits(F value) {
+  char buf[64];
+  const auto r = std::to_chars(buf, buf + sizeof(buf), value, std::chars_format::general,
+                               std::numeric_limits<F>::max_digits10);
+  return std::string(buf, r.ptr);
+}
+std::string FormatFloat(float value) {
+  return ToCharsMaxDigits(value);
+}
+std::string FormatDefaultPrecision(double value) {
+  char buf[64];
+  const auto r = std::to_chars(buf, buf + sizeof(buf), value, std::chars_format::general, 6);
+  return std::string(buf, r.ptr);
+}
+std::string FormatDouble(double value) {
+  return ToCharsMaxDigits(value);
+}
 
 }  // namespace parameter
 }  // namespace shade

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "ndarray_test_util.h"
+#include "shade/compat/caffe2.h"
 #include "shade/memory/alloc.h"
 #include "shade/ndarray/ndarray.h"
 
@@ -51,10 +52,11 @@ TEST(SeedCaffe2, ConstructorIsLazy) {
   EXPECT_EQ(t.capacity_nbytes(), 0u);
   EXPECT_EQ(shade::AllocationCount(), before);
   EXPECT_FALSE(t.dtype().initialized());
-  ExpectErrorContaining([&] { t.data<float>(); },
-                        "The tensor is of non-zero shape, but its data is not allocated yet. Caffe2 "
-                        "uses a lazy allocation, so you will need to call mutable_data() or "
-                        "raw_mutable_data() to actually allocate memory.");
+  ExpectErrorContaining(
+      [&] { t.data<float>(); },
+      "The tensor is of non-zero shape, but its data is not allocated yet. Caffe2 "
+      "uses a lazy allocation, so you will need to call mutable_data() or "
+      "raw_mutable_data() to actually allocate memory.");
   ExpectErrorContaining([&] { t.raw_data(); }, "data is not allocated yet");
   float* p = t.mutable_data<float>();
   EXPECT_NE(p, nullptr);
@@ -121,13 +123,17 @@ TEST(SeedCaffe2, ReshapeKeepsStorageAndNeedsEqualSize) {
   t.Reshape({3, 4});
   EXPECT_EQ(t.sizes(), shade::IndexSpan({3, 4}));
   EXPECT_EQ(t.data<float>(), p);
-  ExpectErrorContaining([&] { t.Reshape({5, 5}); },
-                        "New size and old size are not equal. You cannot use Reshape, but should "
-                        "use Resize.");
+  ExpectErrorContaining(
+      [&] {
+        t.Reshape({5, 5});
+      },
+      "New size and old size are not equal. You cannot use Reshape, but should "
+      "use Resize.");
   ExpectErrorContaining([&] { t.Reshape({5, 5}); }, "25 elements");
   ExpectErrorContaining([&] { t.Reshape({-3, -4}); }, "-3");
   NDArray tr = t.transpose(0, 1);
-  ExpectErrorContaining([&] { tr.Reshape({12}); }, "Tensor must be contiguous in order to call Reshape.");
+  ExpectErrorContaining([&] { tr.Reshape({12}); },
+                        "Tensor must be contiguous in order to call Reshape.");
 }
 
 TEST(SeedCaffe2, ExtendGrowsAmortisedAndKeepsData) {
@@ -177,13 +183,15 @@ TEST(SeedCaffe2, ShrinkToKeepsMemoryAndRefusesSharedStorage) {
   EXPECT_EQ(t.numel(), 6);
   EXPECT_EQ(t.data<float>(), p);
   EXPECT_EQ(t.capacity_nbytes(), 64u);  // no reallocation
-  ExpectErrorContaining([&] { t.ShrinkTo(4); }, "New outer dimension must be smaller than current.");
+  ExpectErrorContaining([&] { t.ShrinkTo(4); },
+                        "New outer dimension must be smaller than current.");
   NDArray other({6});
   other.ShareData(t);
   ExpectErrorContaining([&] { t.ShrinkTo(1); },
                         "Can't call ShrinkTo on shared storage, please call Resize instead.");
   NDArray v = t.transpose(0, 1);
-  ExpectErrorContaining([&] { v.ShrinkTo(1); }, "Tensor must be contiguous in order to call ShrinkTo.");
+  ExpectErrorContaining([&] { v.ShrinkTo(1); },
+                        "Tensor must be contiguous in order to call ShrinkTo.");
   NDArray scalar{shade::IndexSpan()};
   ExpectErrorContaining([&] { scalar.ShrinkTo(0); }, "Tensor must be at least 1D");
 }
@@ -206,7 +214,8 @@ TEST(SeedCaffe2, ReserveSpace) {
 TEST(SeedCaffe2, ShareDataNeedsEqualNumelAndContent) {
   NDArray src({2, 6});
   NDArray dst({12});
-  ExpectErrorContaining([&] { dst.ShareData(src); }, "Source tensor has no content and has size > 0");
+  ExpectErrorContaining([&] { dst.ShareData(src); },
+                        "Source tensor has no content and has size > 0");
   float* p = src.mutable_data<float>();
   NDArray wrong({5});
   ExpectErrorContaining([&] { wrong.ShareData(src); },
@@ -229,7 +238,8 @@ TEST(SeedCaffe2, ShareExternalPointer) {
   ExpectErrorContaining([&] { t.ShareExternalPointer(buf, TypeMeta()); },
                         "To share with a raw external pointer you need to pass in an initialized "
                         "data_type(TypeMeta).");
-  ExpectErrorContaining([&] { t.ShareExternalPointer(buf, TypeMeta::Make<float>(), 8); }, "capacity of 8 bytes");
+  ExpectErrorContaining([&] { t.ShareExternalPointer(buf, TypeMeta::Make<float>(), 8); },
+                        "capacity of 8 bytes");
   int freed = 0;
   {
     NDArray owner({4});
@@ -315,6 +325,139 @@ TEST(SeedCaffe2, SizeQueries) {
   EXPECT_EQ(t.nbytes(), 120u);
   EXPECT_EQ(t.capacity_nbytes(), 120u);
   EXPECT_EQ(t.dev_mask(), shade::cpu::kDevMask);
+}
+
+}  // namespace
+
+// ---------------------------------------------------------------------------------------------
+// The note's Tensor code through shade/compat/caffe2.h (caffe2::Tensor, TIndex, CPUContext).
+namespace {
+
+using caffe2::CPU;
+using caffe2::CPUContext;
+using caffe2::TIndex;
+
+// Restores the caffe2 keep-on-shrink flags.
+struct Caffe2FlagGuard {
+  bool keep = NDArray::KeepOnShrink();
+  std::int64_t max = NDArray::MaxKeepOnShrinkMemory();
+  ~Caffe2FlagGuard() {
+    caffe2::SetKeepOnShrink(keep);
+    caffe2::SetMaxKeepOnShrinkMemory(max);
+  }
+};
+
+TEST(SeedCaffe2Api, ConstructorHandleAndSizeQueries) {
+  caffe2::Tensor undefined;
+  EXPECT_FALSE(undefined);
+  // "the actual data allocation is not going to be carried out until the first time
+  // mutable_data() is called."
+  caffe2::Tensor t(std::vector<TIndex>{2, 3}, CPU);
+  EXPECT_TRUE(t);
+  EXPECT_EQ(t.ndim(), 2);
+  EXPECT_EQ(t.size(), 6);
+  EXPECT_EQ(t.capacity_nbytes(), 0u);
+  ExpectErrorContaining([&] { t.data<float>(); }, "Caffe2 uses a lazy allocation");
+  float* d = t.mutable_data<float>();
+  EXPECT_EQ(t.itemsize(), sizeof(float));
+  EXPECT_EQ(t.nbytes(), 6 * sizeof(float));
+  EXPECT_EQ(t.capacity_nbytes(), 6 * sizeof(float));
+  EXPECT_TRUE(t.IsType<float>());
+  EXPECT_EQ(t.meta(), caffe2::TypeMeta::Make<float>());
+  ExpectErrorContaining([&] { t.data<double>(); },
+                        "Tensor type mismatch, caller expects elements to be float64 while tensor "
+                        "contains float32");  // shade's type names
+  // Copying of Tensor results in sharing the same underlying implementation object.
+  caffe2::Tensor alias = t;
+  alias.Resize(3, 2);
+  EXPECT_EQ(t.dims(), (std::vector<TIndex>{3, 2}));
+  EXPECT_EQ(t.data<float>(), d);  // same numel: storage kept
+  CPUContext context;
+  caffe2::Tensor scalar(3.5, &context);
+  EXPECT_EQ(scalar.ndim(), 0);
+  EXPECT_EQ(*scalar.data<double>(), 3.5);
+}
+
+TEST(SeedCaffe2Api, ExtendGrowsByGrowthPctWithAContext) {
+  caffe2::Tensor t(std::vector<TIndex>{4, 2}, CPU);
+  int* d = t.mutable_data<int>();
+  for (int i = 0; i < 8; ++i) d[i] = i;
+  // No room left: the context is required (the note's CAFFE_ENFORCE).
+  ExpectErrorContaining([&] { t.Extend(1, 50, nullptr); },
+                        "Context must be provided to Extend the tensor");
+  CPUContext context;
+  t.Extend(1, 50, &context);  // capacity max(5, ceil(4 * 150 / 100)) = 6 rows
+  EXPECT_EQ(t.dims(), (std::vector<TIndex>{5, 2}));
+  EXPECT_EQ(t.capacity_nbytes(), 6 * 2 * sizeof(int));
+  for (int i = 0; i < 8; ++i) EXPECT_EQ(t.data<int>()[i], i);
+  t.Extend(1, 50, nullptr);  // fits in the capacity: no context needed
+  EXPECT_EQ(t.size(), 12);
+  ExpectErrorContaining([&] { t.Extend(-1, 50, &context); },
+                        "`num` must be non-negative for Extend");
+  // ShrinkTo keeps the memory; a larger outer size is refused.
+  const void* before = t.raw_data();
+  t.ShrinkTo(2);
+  EXPECT_EQ(t.size(), 4);
+  EXPECT_EQ(t.raw_data(), before);
+  ExpectErrorContaining([&] { t.ShrinkTo(3); }, "New outer dimension must be smaller than current");
+  caffe2::Tensor sharer(std::vector<TIndex>{2, 2}, CPU);
+  sharer.ShareData(t);
+  ExpectErrorContaining([&] { t.ShrinkTo(1); },
+                        "Can't call ShrinkTo on shared storage, please call Resize instead");
+}
+
+TEST(SeedCaffe2Api, ResizeKeepOnShrinkAndReshape) {
+  Caffe2FlagGuard guard;
+  caffe2::Tensor t(std::vector<TIndex>{10}, CPU);
+  const float* d = t.mutable_data<float>();
+  caffe2::SetKeepOnShrink(true);
+  t.Resize(5);  // shrink: the memory is kept
+  EXPECT_EQ(t.mutable_data<float>(), d);
+  caffe2::SetMaxKeepOnShrinkMemory(4);  // 5 floats unused > 4 bytes: freed
+  t.Resize(std::vector<TIndex>{});
+  EXPECT_EQ(t.capacity_nbytes(), 0u);
+  caffe2::SetKeepOnShrink(false);
+  t.Resize(8);
+  t.mutable_data<float>();
+  t.Resize(4);
+  EXPECT_EQ(t.capacity_nbytes(), 0u);  // no keep-on-shrink: freed at once
+  t.mutable_data<float>();
+  t.Reshape(std::vector<int>{2, 2});
+  EXPECT_EQ(t.dims(), (std::vector<TIndex>{2, 2}));
+  ExpectErrorContaining([&] { t.Reshape(std::vector<TIndex>{3}); },
+                        "New size and old size are not equal. You cannot use Reshape, but should "
+                        "use Resize.");
+}
+
+TEST(SeedCaffe2Api, ShareDataAndExternalPointer) {
+  caffe2::Tensor src(std::vector<TIndex>{2, 3}, CPU);
+  caffe2::Tensor dst(std::vector<TIndex>{6}, CPU);
+  ExpectErrorContaining([&] { dst.ShareData(src); }, "Source tensor has no content");
+  src.mutable_data<double>()[4] = 7;
+  dst.ShareData(src);  // different dims, same numel
+  EXPECT_EQ(dst.data<double>()[4], 7);
+  caffe2::Tensor other(std::vector<TIndex>{5}, CPU);
+  ExpectErrorContaining([&] { other.ShareData(src); },
+                        "Size mismatch - did you call reshape before sharing the data?");
+  float external[4] = {1, 2, 3, 4};
+  caffe2::Tensor ext(std::vector<TIndex>{4}, CPU);
+  ext.ShareExternalPointer(external);  // borrowed: never freed
+  EXPECT_EQ(ext.data<float>(), external);
+  ext.FreeMemory();
+  EXPECT_EQ(ext.capacity_nbytes(), 0u);
+  // raw_mutable_data(meta) with another type re-types the (unshared) storage.
+  caffe2::Tensor r(std::vector<TIndex>{3}, CPU);
+  r.mutable_data<float>();
+  void* p = r.raw_mutable_data(caffe2::TypeMeta::Make<std::int32_t>());
+  EXPECT_TRUE(r.IsType<std::int32_t>());
+  EXPECT_NE(p, nullptr);
+  // CopyFrom resizes and copies.
+  caffe2::Tensor copy(CPU);
+  copy.CopyFrom(src);
+  EXPECT_EQ(copy.dims(), src.dims());
+  EXPECT_EQ(copy.data<double>()[4], 7);
+  EXPECT_NE(copy.data<double>(), src.data<double>());
+  EXPECT_EQ(copy.DebugString(), "A Tensor of item size 8 and type float64 and dimension (2,3,).");
 }
 
 }  // namespace

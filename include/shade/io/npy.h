@@ -5,8 +5,8 @@
  *  writer whose header is padded so the data starts 64-byte aligned.
  *
  * Layout: "\x93NUMPY", major, minor, header length (uint16 little-endian for 1.0, uint32 for 2.0
- * and 3.0), then a Python dict literal `{'descr': '<f4', 'fortran_order': False, 'shape': (2, 3), }`
- * padded with spaces and ended by '\n', then the raw elements.
+ * and 3.0), then a Python dict literal `{'descr': '<f4', 'fortran_order': False, 'shape': (2, 3),
+ * }` padded with spaces and ended by '\n', then the raw elements.
  *
  * The parser accepts exactly the keys descr, fortran_order and shape (each once), a descr of
  * byte order `<` `>` `|` + kind `b i u f` + item size that maps to a shade dtype, and a tuple of
@@ -32,8 +32,8 @@ namespace io {
 
 /*! \brief Largest header (dict text) the reader accepts, in bytes. */
 constexpr std::size_t kNpyMaxHeaderLen = std::size_t(1) << 16;
-/*! \brief Largest rank the reader accepts. */
-constexpr index_t kNpyMaxNDim = TShape::kMaxLoadNDim;
+/*! \brief Largest rank the reader accepts (NumPy's NPY_MAXDIMS). */
+constexpr index_t kNpyMaxNDim = 32;
 /*! \brief Alignment of the data offset in files shade writes. */
 constexpr std::size_t kNpyDataAlign = 64;
 
@@ -65,6 +65,12 @@ struct NpyHeader {
  *  names the source in errors. Leaves version and data_offset at their defaults.
  */
 NpyHeader ParseNpyHeaderDict(const char* text, std::size_t len, const std::string& name);
+/*!
+ * \brief ParseNpyHeaderDict for a file of format `major_version`: versions 1 and 2 also accept
+ *  Python 2's long suffix (`(2L, 1L)`), as NumPy does; version 3 does not.
+ */
+NpyHeader ParseNpyHeaderDict(const char* text, std::size_t len, const std::string& name,
+                             int major_version);
 
 /*! \brief Reads and validates magic, version, length and dict from `strm`. */
 NpyHeader ReadNpyHeader(Stream* strm);

@@ -26,7 +26,9 @@
  * never passes a range check (the note's `v < begin_ || v > end_` lets it through); a broken
  * declaration (duplicate key, unknown alias target) throws ParamError at first use instead of
  * aborting the process; Init gives the strong guarantee (on error the
- * struct is unchanged); __DICT__ lists each field once under its declared name, not aliases.
+ * struct is unchanged); integers refuse negative text for unsigned fields (dmlc-core's stream
+ * wraps "-3" to 2^64-3). Everything printed matches dmlc-core byte for byte: floats with
+ * max_digits10 digits, bools as 1/0, int defaults quoted, __DICT__ with the aliases.
  * All registries are built once under C++11 magic statics and are read-only afterwards, so
  * any number of threads may Init / print their own parameter structs at the same time.
  */
@@ -125,7 +127,8 @@ struct ValueCodec {
 
 /*! \brief Integers (not bool): decimal, range-checked against the type. */
 template <typename T>
-struct ValueCodec<T, std::enable_if_t<std::is_integral<T>::value && !std::is_same<T, bool>::value>> {
+struct ValueCodec<T,
+                  std::enable_if_t<std::is_integral<T>::value && !std::is_same<T, bool>::value>> {
   /*! \brief dmlc-core's names: int, int (non-negative), long, long (non-negative). */
   static std::string TypeName() {
     if (std::is_signed<T>::value) return sizeof(T) <= 4 ? "int" : "long";
@@ -144,7 +147,7 @@ struct ValueCodec<float> {
   static std::string TypeName() { return "float"; }
   /*! \brief Parses. */
   static ParseStatus Parse(const std::string& text, float* out) { return ParseFloat(text, out); }
-  /*! \brief Shortest round-trip text. */
+  /*! \brief max_digits10 significant digits, as dmlc-core prints (0.00999999978). */
   static std::string Format(float value) { return FormatFloat(value); }
 };
 
@@ -155,19 +158,19 @@ struct ValueCodec<double> {
   static std::string TypeName() { return "double"; }
   /*! \brief Parses. */
   static ParseStatus Parse(const std::string& text, double* out) { return ParseDouble(text, out); }
-  /*! \brief Shortest round-trip text. */
+  /*! \brief max_digits10 significant digits, as dmlc-core prints (0.10000000000000001). */
   static std::string Format(double value) { return FormatDouble(value); }
 };
 
-/*! \brief bool: true/false/1/0 in any case; printed True/False as the note says. */
+/*! \brief bool: true/false/1/0 in any case; printed 1/0 as dmlc-core does. */
 template <>
 struct ValueCodec<bool> {
   /*! \brief "boolean". */
   static std::string TypeName() { return "boolean"; }
   /*! \brief Parses. */
   static ParseStatus Parse(const std::string& text, bool* out) { return ParseBool(text, out); }
-  /*! \brief "True" or "False". */
-  static std::string Format(bool value) { return value ? "True" : "False"; }
+  /*! \brief "1" or "0" (dmlc-core streams the bool as an int). */
+  static std::string Format(bool value) { return value ? "1" : "0"; }
 };
 
 /*! \brief std::string: taken verbatim (spaces included). */
@@ -231,9 +234,17 @@ struct OptionalCodec {
     if (st == ParseStatus::kOk) *out = Opt(std::move(value));
     return st;
   }
-  /*! \brief The value's text or "None". */
+  /*!
+   * \brief The value's text or "None". dmlc-core streams the optional with the stream's
+   *  default precision, so floats print with 6 significant digits here (0.1, not 0.100000001).
+   */
   static std::string Format(const Opt& value) {
-    return value.has_value() ? ValueCodec<T>::Format(*value) : std::string("None");
+    if (!value.has_value()) return "None";
+    if constexpr (std::is_floating_point<T>::value) {
+      return FormatDefaultPrecision(static_cast<double>(*value));
+    } else {
+      return ValueCodec<T>::Format(*value);
+    }
   }
 };
 
@@ -266,9 +277,10 @@ std::string ValueCodec<T, Enable>::Format(const T& value) {
 }
 
 template <typename T>
-ParseStatus ValueCodec<std::vector<T>, std::enable_if_t<std::is_arithmetic<T>::value &&
-                                                        !std::is_same<T, bool>::value>>::
-    Parse(const std::string& text, std::vector<T>* out) {
+ParseStatus ValueCodec<
+    std::vector<T>, std::enable_if_t<std::is_arithmetic<T>::value &&
+                                     !std::is_same<T, bool>::value>>::Parse(const std::string& text,
+                                                                            std::vector<T>* out) {
   std::string_view t = TrimSpace(text);
   if (t.empty()) return ParseStatus::kBadFormat;
   std::vector<T> values;
@@ -359,7 +371,8 @@ struct RangeTraits {
 };
 /*! \brief Arithmetic types (not bool). */
 template <typename T>
-struct RangeTraits<T, std::enable_if_t<std::is_arithmetic<T>::value && !std::is_same<T, bool>::value>> {
+struct RangeTraits<
+    T, std::enable_if_t<std::is_arithmetic<T>::value && !std::is_same<T, bool>::value>> {
   static constexpr bool kEnabled = true; /*!< \brief ranged */
   using Scalar = T;                      /*!< \brief compared type */
   /*! \brief Pointer to the scalar (never null here). */
@@ -367,9 +380,10 @@ struct RangeTraits<T, std::enable_if_t<std::is_arithmetic<T>::value && !std::is_
 };
 /*! \brief Optionals of arithmetic types: checked only when a value is present. */
 template <template <typename> class Opt, typename T>
-struct RangeTraits<Opt<T>, std::enable_if_t<std::is_arithmetic<T>::value && !std::is_same<T, bool>::value &&
-                                            (std::is_same<Opt<T>, optional<T>>::value ||
-                                             std::is_same<Opt<T>, std::optional<T>>::value)>> {
+struct RangeTraits<Opt<T>,
+                   std::enable_if_t<std::is_arithmetic<T>::value && !std::is_same<T, bool>::value &&
+                                    (std::is_same<Opt<T>, optional<T>>::value ||
+                                     std::is_same<Opt<T>, std::optional<T>>::value)>> {
   static constexpr bool kEnabled = true; /*!< \brief ranged */
   using Scalar = T;                      /*!< \brief compared type */
   /*! \brief Pointer to the value, null when empty. */
@@ -458,11 +472,12 @@ class FieldEntryBase : public FieldAccessEntry {
       throw ParamError("add_enum for Parameter " + key_ +
                        ": 'None' is reserved for the empty optional");
     }
-    const bool fits = std::is_signed<Int>::value
-                          ? (value >= static_cast<std::int64_t>(std::numeric_limits<Int>::min()) &&
-                             value <= static_cast<std::int64_t>(std::numeric_limits<Int>::max()))
-                          : (value >= 0 && static_cast<std::uint64_t>(value) <=
-                                               static_cast<std::uint64_t>(std::numeric_limits<Int>::max()));
+    const bool fits =
+        std::is_signed<Int>::value
+            ? (value >= static_cast<std::int64_t>(std::numeric_limits<Int>::min()) &&
+               value <= static_cast<std::int64_t>(std::numeric_limits<Int>::max()))
+            : (value >= 0 && static_cast<std::uint64_t>(value) <=
+                                 static_cast<std::uint64_t>(std::numeric_limits<Int>::max()));
     if (!fits) {
       throw ParamError("add_enum for Parameter " + key_ + ": value " + FormatInt64(value) +
                        " of '" + key + "' does not fit " + type_);
@@ -470,7 +485,8 @@ class FieldEntryBase : public FieldAccessEntry {
     if (enum_map_.count(key) != 0 || enum_back_map_.count(value) != 0) {
       std::string msg = "Enum (" + key + ": " + FormatInt64(value) +
                         ") already exists in Parameter " + key_ + "\nEnums: ";
-      for (const auto& kv : enum_map_) msg += "(" + kv.first + ": " + FormatInt64(kv.second) + "), ";
+      for (const auto& kv : enum_map_)
+        msg += "(" + kv.first + ": " + FormatInt64(kv.second) + "), ";
       throw ParamError(msg);
     }
     enum_map_[key] = value;
@@ -495,7 +511,17 @@ class FieldEntryBase : public FieldAccessEntry {
     }
     DType parsed{};
     const ParseStatus st = Codec::Parse(value, &parsed);
-    if (st == ParseStatus::kBadFormat) {
+    if constexpr (std::is_floating_point<DType>::value) {
+      // dmlc-core's stof/stod path: a number followed by anything (junk or spaces) names it.
+      const std::size_t used = parameter::FloatPrefixLength(value);
+      if (used > 0 && used < value.size() && st != ParseStatus::kOutOfRange) {
+        throw ParamError("Some trailing characters could not be parsed: '" + value.substr(used) +
+                         "'");
+      }
+    }
+    // dmlc-core reads integers with a stream, which reports overflow as a format error.
+    if (st == ParseStatus::kBadFormat ||
+        (st == ParseStatus::kOutOfRange && std::is_integral<DType>::value)) {
       throw ParamError("Invalid Parameter format for " + key_ + " expect " + type_ +
                        " but value='" + value + "'");
     }
@@ -553,9 +579,13 @@ class FieldEntryBase : public FieldAccessEntry {
     }
     return Codec::Format(value);
   }
-  /*! \brief The default as shown in docs: quoted for strings and enums. */
+  /*!
+   * \brief The default as shown in docs: quoted for strings, enums, and (as dmlc-core's
+   *  FieldEntry<int> and FieldEntry<optional<int>> do) every int and optional<int> field.
+   */
   std::string PrintDefaultValueString() const {
-    if (is_enum_ || std::is_same<DType, std::string>::value) {
+    if (is_enum_ || std::is_same<DType, std::string>::value || std::is_same<DType, int>::value ||
+        std::is_same<DType, optional<int>>::value) {
       return "'" + PrintValue(default_value_) + "'";
     }
     return PrintValue(default_value_);
@@ -692,10 +722,9 @@ class FieldEntryNumeric : public FieldEntryBase<TEntry, DType> {
 
 /*! \brief The entry type for a field of type DType (numeric ones get range setters). */
 template <typename DType>
-class FieldEntry
-    : public std::conditional_t<RangeTraits<DType>::kEnabled,
-                                FieldEntryNumeric<FieldEntry<DType>, DType>,
-                                FieldEntryBase<FieldEntry<DType>, DType>> {};
+class FieldEntry : public std::conditional_t<RangeTraits<DType>::kEnabled,
+                                             FieldEntryNumeric<FieldEntry<DType>, DType>,
+                                             FieldEntryBase<FieldEntry<DType>, DType>> {};
 
 // ---------------------------------------------------------------------------------------
 // Manager: one per parameter struct type, built once, read-only afterwards.
@@ -750,7 +779,8 @@ class ParamManager {
   template <typename It>
   static KVList ToKVList(It begin, It end) {
     KVList out;
-    for (It it = begin; it != end; ++it) out.emplace_back(std::string(it->first), std::string(it->second));
+    for (It it = begin; it != end; ++it)
+      out.emplace_back(std::string(it->first), std::string(it->second));
     return out;
   }
 
@@ -802,8 +832,7 @@ struct Parameter {
    *  unchanged then.
    */
   template <typename Container>
-  void Init(const Container& kwargs,
-            parameter::ParamInitOption option = parameter::kAllowHidden) {
+  void Init(const Container& kwargs, parameter::ParamInitOption option = parameter::kAllowHidden) {
     const parameter::KVList kv = parameter::ParamManager::ToKVList(kwargs.begin(), kwargs.end());
     Apply([&](PType* p) { PType::__MANAGER__()->RunInit(p, kv, nullptr, option); });
   }
@@ -924,16 +953,15 @@ void SetEnv(const char* key, ValueType value) {
 }  // namespace shade
 
 /*! \brief Opens the field declarations of PType (inside the struct body). */
-#define SHADE_DECLARE_PARAMETER(PType)                       \
-  static ::shade::parameter::ParamManager* __MANAGER__();    \
+#define SHADE_DECLARE_PARAMETER(PType)                    \
+  static ::shade::parameter::ParamManager* __MANAGER__(); \
   inline void __DECLARE__(::shade::parameter::ParamManagerSingleton<PType>* manager)
 
 /*! \brief Declares a field; chain set_default / describe / set_range / add_enum on it. */
 #define SHADE_DECLARE_FIELD(FieldName) this->DECLARE(manager, #FieldName, FieldName)
 
 /*! \brief Makes AliasName another key for FieldName. */
-#define SHADE_DECLARE_ALIAS(FieldName, AliasName) \
-  manager->manager.AddAlias(#FieldName, #AliasName)
+#define SHADE_DECLARE_ALIAS(FieldName, AliasName) manager->manager.AddAlias(#FieldName, #AliasName)
 
 #define SHADE_PARAM_CAT_(a, b, c) a##b##c
 

@@ -12,6 +12,7 @@
 #ifndef SHADE_PARAM_PARSE_H_
 #define SHADE_PARAM_PARSE_H_
 
+#include <cstddef>
 #include <cstdint>
 #include <limits>
 #include <string>
@@ -23,9 +24,9 @@ namespace parameter {
 
 /*! \brief Outcome of parsing one value from text. */
 enum class ParseStatus {
-  kOk,          /*!< the whole text was one valid value */
-  kBadFormat,   /*!< not a value of the requested type (junk, empty, wrong syntax) */
-  kOutOfRange   /*!< a well-formed number the requested type cannot hold */
+  kOk,        /*!< the whole text was one valid value */
+  kBadFormat, /*!< not a value of the requested type (junk, empty, wrong syntax) */
+  kOutOfRange /*!< a well-formed number the requested type cannot hold */
 };
 
 /*! \brief True for the six ASCII whitespace characters (locale-independent isspace). */
@@ -68,6 +69,13 @@ std::string FormatInt64(std::int64_t value);
 std::string FormatUInt64(std::uint64_t value);
 /*! \brief Shortest text that ParseFloat reads back to exactly `value` ("0.01", "1e-05", "inf"). */
 std::string FormatFloat(float value);
+/*!
+ * \brief Length of the longest prefix of `text` that reads as a float (leading whitespace, a
+ *  sign, the number and a C-style 'f' suffix); 0 when none. Names the junk in error messages.
+ */
+std::size_t FloatPrefixLength(std::string_view text);
+/*! \brief `value` as an ostream with default settings prints it (%g, 6 digits), any locale. */
+std::string FormatDefaultPrecision(double value);
 /*! \brief Shortest text that ParseDouble reads back to exactly `value`. */
 std::string FormatDouble(double value);
 

@@ -4,9 +4,9 @@
  *  `pool<Reducer>(src, ky, kx, sy, sx)` and `unpool<Reducer>(data_src, data_pooled,
  *  grad_pooled, ky, kx, sy, sx)` with Reducer red::maximum, red::sum or red::avg.
  *
- * Output size (mshadow's rule): P = min(H - k + s - 1, H - 1) / s + 1, i.e. windows start at
- * 0, s, 2s, ... while they start inside the image, and a last window that runs past the border
- * is clipped to it. red::avg divides by the clipped window's area. unpool gives each source
+ * Output size (mshadow's rule, spatial_pool.h): P = (H - k) / s + 1, i.e. windows start at
+ * 0, s, 2s, ... while they fit inside the image. With an explicit pooled shape a last window
+ * may run past the border; it is clipped to it, and red::avg divides by the clipped area. unpool gives each source
  * element the sum over the windows containing it of Reducer::PartialGrad(value, pooled) *
  * grad (for max pooling: every element equal to its window's maximum receives the gradient).
  */
@@ -68,8 +68,8 @@ struct PoolGeometry {
     kstride_y = sy;
     kstride_x = sx;
     if (ph < 0) {
-      pheight = std::min(h - ky + sy - 1, h - 1) / sy + 1;
-      pwidth = std::min(w - kx + sx - 1, w - 1) / sx + 1;
+      pheight = (h - ky) / sy + 1;
+      pwidth = (w - kx) / sx + 1;
     } else {
       SHADE_CHECK(pw >= 0) << who << ": negative pooled width " << pw;
       // every window must start inside the image

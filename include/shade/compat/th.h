@@ -1,0 +1,1216 @@
+/*!
+ * \file th.h
+ * \brief Torch TH source compatibility: the THStorage / THTensor C API of Torch7's TH for the
+ *  real types Byte, Char, Short, Int, Long, Float, Double and Half, over shade's Storage and
+ *  NDArray, with TH's generic-type machinery and the TH_TENSOR_APPLY family.
+ *
+ * A TH program builds with `#include "shade/compat/th.h"` in place of `TH/TH.h`:
+ *  - concrete names: `THFloatTensor_newWithSize2d(3, 4)`, `THDoubleStorage_data(s)`, ...;
+ *  - generic names: with `Real` (Byte, ..., Half) and `real` defined, `THTensor` and
+ *    `THTensor_(NAME)` / `THStorage` and `THStorage_(NAME)` name the concrete ones, as in TH;
+ *  - TH_GENERIC_FILE re-inclusion: shade/compat/th_generate_all_types.h (Byte..Double, like
+ *    THGenerateAllTypes.h) and th_generate_half_type.h define `real`, `Real`, `accreal` and
+ *    `TH_REAL_IS_<TYPE>` around each inclusion of TH_GENERIC_FILE.
+ *
+ * Semantics follow Torch7: a tensor with nDimension 0 is empty (nElement 0); a size of 0 in a
+ * resize ends the dimension list there; a resize that needs more elements than its storage has
+ * grows the storage (which every tensor on it sees); THTensor_(storage) and THTensor_(data)
+ * return NULL for a tensor that has no storage yet. Objects are refcounted (`retain`/`free`).
+ *
+ * Deliberate difference: where TH calls THError / THArgCheck (and aborts or longjmps), these
+ * functions throw shade::Error with what failed and the values. THError and THArgCheck
+ * themselves are provided and throw too.
+ */
+#ifndef SHADE_COMPAT_TH_H_
+#define SHADE_COMPAT_TH_H_
+
+#include <algorithm>
+#include <atomic>
+#include <cstdarg>
+#include <cstddef>
+#include <cstdint>
+#include <cstdio>
+#include <cstring>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+#include "shade/base/checked.h"
+#include "shade/base/error.h"
+#include "shade/base/half.h"
+#include "shade/base/index.h"
+#include "shade/base/type_meta.h"
+#include "shade/memory/alloc.h"
+#include "shade/memory/storage.h"
+#include "shade/ndarray/apply.h"
+#include "shade/ndarray/ndarray.h"
+
+/*! \brief TH's half-precision real (IEEE binary16). */
+using THHalf = shade::half_t;
+
+namespace shade {
+namespace th {
+
+/*! \brief TH's accumulation type for a real type (`accreal`): int64 for integers, double for
+ *  float and double, float for half. */
+template <typename T>
+using AccReal =
+    std::conditional_t<std::is_integral<T>::value, std::int64_t,
+                       std::conditional_t<std::is_same<T, half_t>::value, float, double>>;
+
+/*! \brief A THStorage: a refcounted handle on a shade::Storage of element type T. */
+template <typename T>
+struct Storage {
+  /*! \brief The storage (element type T, size = capacity / sizeof(T)). */
+  shade::Storage storage;
+  /*! \brief TH's refcount (`retain` / `free`). */
+  std::atomic<int> refcount{1};
+};
+
+/*!
+ * \brief A THTensor: a refcounted view (sizes, strides, offset) on a THStorage. `array` is the
+ *  same view as an NDArray whose impl no other object shares.
+ */
+template <typename T>
+struct Tensor {
+  /*! \brief The view; rank >= 1 and numel > 0 unless the tensor is empty (nDimension 0). */
+  shade::NDArray array;
+  /*! \brief The storage, or null before the tensor's first allocation. */
+  Storage<T>* storage = nullptr;
+  /*! \brief Offset of element 0 in the storage (kept while the tensor is empty, as in TH). */
+  index_t storage_offset = 0;
+  /*! \brief TH's refcount (`retain` / `free`). */
+  std::atomic<int> refcount{1};
+};
+
+// ------------------------------------------------------------------------------ errors
+/*! \brief Throws shade::Error with a printf-formatted message (TH's THError). */
+[[noreturn]] inline void ThrowFormatted(const char* file, int line, const char* fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+inline void ThrowFormatted(const char* file, int line, const char* fmt, ...) {
+  char buf[1024];
+  va_list args;
+  va_start(args, fmt);
+  std::vsnprintf(buf, sizeof(buf), fmt, args);
+  va_end(args);
+  SHADE_THROW << "TH error at " << file << ':' << line << ": " << buf;
+}
+
+/*! \brief THArgCheck's failure: names the argument and the condition, then the message. */
+[[noreturn]] inline void ThrowArgCheck(const char* file, int line, int arg, const char* cond,
+                                       const char* fmt, ...) __attribute__((format(printf, 5, 6)));
+inline void ThrowArgCheck(const char* file, int line, int arg, const char* cond, const char* fmt,
+                          ...) {
+  char buf[1024];
+  va_list args;
+  va_start(args, fmt);
+  std::vsnprintf(buf, sizeof(buf), fmt, args);
+  va_end(args);
+  SHADE_THROW << "TH argument #" << arg << " (" << cond << ") at " << file << ':' << line << ": "
+              << buf;
+}
+
+// ------------------------------------------------------------------------------ storage
+/*! \brief Elements a storage holds. */
+template <typename T>
+index_t StorageSize(const Storage<T>* s) {
+  SHADE_CHECK(s != nullptr) << "THStorage: null storage";
+  return static_cast<index_t>(s->storage.capacity() / sizeof(T));
+}
+
+/*! \brief THStorage_(new): size 0, no data. */
+template <typename T>
+Storage<T>* StorageNew() {
+  auto* s = new Storage<T>();
+  s->storage = shade::Storage(cpu::kDevMask, TypeMeta::Make<T>());
+  return s;
+}
+
+/*!
+ * \brief THStorage_(resize): `size` elements, the first min(old, new) kept, the rest
+ *  uninitialized. The data moves in place, so every tensor on the storage sees it.
+ */
+template <typename T>
+void StorageResize(Storage<T>* s, index_t size) {
+  SHADE_CHECK(s != nullptr) << "THStorage_resize: null storage";
+  SHADE_CHECK_GE(size, 0) << "THStorage_resize: size " << size << " is negative";
+  const index_t nbytes = CheckedMul(size, static_cast<index_t>(sizeof(T)), "THStorage size");
+  SHADE_CHECK_LE(static_cast<std::size_t>(nbytes), MaxStorageBytes())
+      << "THStorage_resize: " << nbytes << " bytes exceed the machine's memory";
+  StorageImpl* impl = s->storage.unsafeGetStorageImpl();
+  if (size == 0) {
+    impl->ResetData(nullptr, 0, MemoryDeleter(nullptr));
+    return;
+  }
+  void* fresh = AlignedAlloc(static_cast<std::size_t>(nbytes));
+  const std::size_t keep = std::min(impl->capacity(), static_cast<std::size_t>(nbytes));
+  if (keep > 0) std::memcpy(fresh, impl->data(), keep);
+  impl->ResetData(fresh, static_cast<std::size_t>(nbytes), MemoryDeleter(&AlignedFree));
+}
+
+/*! \brief THStorage_(newWithSize). */
+template <typename T>
+Storage<T>* StorageNewWithSize(index_t size) {
+  Storage<T>* s = StorageNew<T>();
+  try {
+    StorageResize(s, size);
+  } catch (...) {
+    delete s;
+    throw;
+  }
+  return s;
+}
+
+/*! \brief THStorage_(newWithData): adopts `data` (from THAlloc; freed with THFree). */
+template <typename T>
+Storage<T>* StorageNewWithData(T* data, index_t size) {
+  SHADE_CHECK_GE(size, 0) << "THStorage_newWithData: size " << size << " is negative";
+  SHADE_CHECK(data != nullptr || size == 0)
+      << "THStorage_newWithData: null data for " << size << " elements";
+  const index_t nbytes = CheckedMul(size, static_cast<index_t>(sizeof(T)), "THStorage size");
+  auto* s = new Storage<T>();
+  s->storage = shade::Storage(data, cpu::kDevMask, TypeMeta::Make<T>(),
+                              static_cast<std::size_t>(nbytes), MemoryDeleter(&AlignedFree));
+  return s;
+}
+
+/*! \brief THStorage_(retain). */
+template <typename T>
+void StorageRetain(Storage<T>* s) {
+  if (s) s->refcount.fetch_add(1, std::memory_order_relaxed);
+}
+
+/*! \brief THStorage_(free): drops a reference; the last one deletes the storage. */
+template <typename T>
+void StorageFree(Storage<T>* s) {
+  if (!s) return;
+  if (s->refcount.fetch_sub(1, std::memory_order_acq_rel) == 1) delete s;
+}
+
+/*! \brief THStorage_(data) (null when the storage has no elements). */
+template <typename T>
+T* StorageData(const Storage<T>* s) {
+  SHADE_CHECK(s != nullptr) << "THStorage_data: null storage";
+  return static_cast<T*>(s->storage.data());
+}
+
+/*! \brief Checks a storage index (TH: "out of bounds"). */
+template <typename T>
+void CheckStorageIndex(const Storage<T>* s, index_t idx, const char* fn) {
+  const index_t n = StorageSize(s);
+  SHADE_CHECK(idx >= 0 && idx < n)
+      << fn << ": index " << idx << " out of bounds for a storage of " << n << " elements";
+}
+
+/*! \brief THStorage_(fill). */
+template <typename T>
+void StorageFill(Storage<T>* s, T value) {
+  T* d = StorageData(s);
+  std::fill(d, d + StorageSize(s), value);
+}
+
+/*! \brief THStorage_(copy): sizes must match (TH: "size mismatch"). */
+template <typename T>
+void StorageCopy(Storage<T>* dst, const Storage<T>* src) {
+  SHADE_CHECK_EQ(StorageSize(dst), StorageSize(src))
+      << "THStorage_copy: size mismatch (destination " << StorageSize(dst) << ", source "
+      << StorageSize(src) << " elements)";
+  if (StorageSize(src) > 0)
+    std::memmove(StorageData(dst), StorageData(src), dst->storage.capacity());
+}
+
+// ------------------------------------------------------------------------------ tensor views
+/*! \brief TH's nDimension: 0 for an empty tensor. */
+template <typename T>
+int NDimension(const Tensor<T>* t) {
+  SHADE_CHECK(t != nullptr) << "THTensor: null tensor";
+  return t->array.numel() == 0 ? 0 : t->array.ndim();
+}
+
+/*! \brief TH's nElement. */
+template <typename T>
+index_t NElement(const Tensor<T>* t) {
+  SHADE_CHECK(t != nullptr) << "THTensor: null tensor";
+  return t->array.numel();
+}
+
+/*! \brief Checks `dim` against TH's nDimension (TH: "dimension out of range"). */
+template <typename T>
+void CheckDim(const Tensor<T>* t, int dim, const char* fn) {
+  const int nd = NDimension(t);
+  SHADE_CHECK(dim >= 0 && dim < nd)
+      << fn << ": dimension " << dim << " out of range of a " << nd << "D tensor";
+}
+
+/*!
+ * \brief TH's setStorageNd + resizeNd: makes `self` the view (sizes, strides, offset) on
+ *  `storage`. Sizes end at the first 0 (Torch7); a negative stride asks for the contiguous
+ *  one; a storage too small for the view is grown, a null one created when elements are
+ *  needed.
+ */
+template <typename T>
+void SetView(Tensor<T>* self, Storage<T>* storage, index_t offset, int ndim, const index_t* sizes,
+             const index_t* strides) {
+  SHADE_CHECK(self != nullptr) << "THTensor: null tensor";
+  SHADE_CHECK_GE(offset, 0) << "THTensor: storage offset " << offset << " is negative";
+  SHADE_CHECK_GE(ndim, 0) << "THTensor: " << ndim << " dimensions";
+  int nd = 0;
+  for (; nd < ndim; ++nd) {
+    SHADE_CHECK_GE(sizes[nd], 0) << "THTensor: size " << sizes[nd] << " of dimension " << nd
+                                 << " is negative";
+    if (sizes[nd] == 0) break;
+  }
+  std::vector<index_t> sz(sizes, sizes + nd), st(static_cast<std::size_t>(nd));
+  index_t span = nd > 0 ? 1 : 0;  // elements from element 0 to the last reachable one, + 1
+  for (int d = nd - 1; d >= 0; --d) {
+    if (strides && strides[d] >= 0) {
+      st[d] = strides[d];
+    } else {
+      st[d] = d == nd - 1 ? 1 : CheckedMul(sz[d + 1], st[d + 1], "THTensor stride");
+    }
+    span = CheckedAdd(span, CheckedMul(sz[d] - 1, st[d], "THTensor extent"), "THTensor extent");
+  }
+  // Retain the new storage before releasing the old one: they may be the same object.
+  if (storage != self->storage) {
+    StorageRetain(storage);
+    StorageFree(self->storage);
+    self->storage = storage;
+  }
+  if (nd > 0) {
+    const index_t needed = CheckedAdd(offset, span, "THTensor extent");
+    if (!self->storage) self->storage = StorageNew<T>();
+    if (needed > StorageSize(self->storage)) StorageResize(self->storage, needed);
+  }
+  self->storage_offset = offset;
+  if (nd == 0) {
+    const index_t zero = 0, one = 1;
+    shade::Storage backing =
+        self->storage ? self->storage->storage : shade::Storage(cpu::kDevMask, TypeMeta::Make<T>());
+    self->array = NDArray::FromStorage(backing, IndexSpan(&zero, 1), IndexSpan(&one, 1), 0);
+  } else {
+    self->array = NDArray::FromStorage(self->storage->storage, sz, st, offset);
+  }
+}
+
+/*! \brief SetView with `view`'s layout (a view NDArray over self's or src's storage). */
+template <typename T>
+void SetViewFrom(Tensor<T>* self, Storage<T>* storage, const NDArray& view) {
+  SetView(self, storage, view.storage_offset(), view.ndim(), view.sizes().data(),
+          view.strides().data());
+}
+
+/*! \brief THTensor_(retain). */
+template <typename T>
+void TensorRetain(Tensor<T>* t) {
+  if (t) t->refcount.fetch_add(1, std::memory_order_relaxed);
+}
+
+/*! \brief THTensor_(free): drops a reference; the last one frees the storage reference too. */
+template <typename T>
+void TensorFree(Tensor<T>* t) {
+  if (!t) return;
+  if (t->refcount.fetch_sub(1, std::memory_order_acq_rel) == 1) {
+    StorageFree(t->storage);
+    delete t;
+  }
+}
+
+/*! \brief A new tensor object with no storage and nDimension 0. */
+template <typename T>
+Tensor<T>* TensorNew() {
+  auto* t = new Tensor<T>();
+  SetView<T>(t, nullptr, 0, 0, nullptr, nullptr);
+  return t;
+}
+
+/*! \brief A new tensor that is the view (sizes, strides, offset) on `storage` (retained). */
+template <typename T>
+Tensor<T>* TensorNewView(Storage<T>* storage, index_t offset, int ndim, const index_t* sizes,
+                         const index_t* strides) {
+  Tensor<T>* t = TensorNew<T>();
+  try {
+    SetView(t, storage, offset, ndim, sizes, strides);
+  } catch (...) {
+    TensorFree(t);
+    throw;
+  }
+  return t;
+}
+
+/*! \brief THTensor_(data): storage data + offset, or null without storage. */
+template <typename T>
+T* TensorData(const Tensor<T>* t) {
+  SHADE_CHECK(t != nullptr) << "THTensor_data: null tensor";
+  if (!t->storage || !t->storage->storage.data()) return nullptr;
+  return StorageData(t->storage) + t->storage_offset;
+}
+
+/*! \brief THTensor_(resizeNd): contiguous strides where `strides` is null or negative. */
+template <typename T>
+void TensorResizeNd(Tensor<T>* t, int ndim, const index_t* sizes, const index_t* strides) {
+  SetView(t, t->storage, t->storage_offset, ndim, sizes, strides);
+}
+
+/*! \brief A new tensor with its own contiguous storage (THTensor_(newWithSizeNd)). */
+template <typename T>
+Tensor<T>* TensorNewWithSize(int ndim, const index_t* sizes, const index_t* strides = nullptr) {
+  return TensorNewView<T>(nullptr, 0, ndim, sizes, strides);
+}
+
+/*! \brief THTensor_(newWithTensor): a new tensor object with the same view and storage. */
+template <typename T>
+Tensor<T>* TensorNewWithTensor(const Tensor<T>* src) {
+  SHADE_CHECK(src != nullptr) << "THTensor_newWithTensor: null tensor";
+  Tensor<T>* t = TensorNew<T>();
+  if (NDimension(src) == 0) {
+    SetView(t, src->storage, src->storage_offset, 0, nullptr, nullptr);
+  } else {
+    SetViewFrom(t, src->storage, src->array);
+  }
+  return t;
+}
+
+/*! \brief Element-wise copy between tensors of equal nElement (TH: each in its own order). */
+template <typename D, typename S>
+void TensorCopy(Tensor<D>* dst, const Tensor<S>* src);
+
+/*! \brief THTensor_(newClone): a contiguous copy. */
+template <typename T>
+Tensor<T>* TensorNewClone(const Tensor<T>* src) {
+  SHADE_CHECK(src != nullptr) << "THTensor_newClone: null tensor";
+  const int nd = NDimension(src);
+  Tensor<T>* t = TensorNewWithSize<T>(nd, src->array.sizes().data());
+  try {
+    TensorCopy(t, src);
+  } catch (...) {
+    TensorFree(t);
+    throw;
+  }
+  return t;
+}
+
+/*! \brief THTensor_(newContiguous): the same view when contiguous, else a clone. */
+template <typename T>
+Tensor<T>* TensorNewContiguous(const Tensor<T>* src) {
+  SHADE_CHECK(src != nullptr) << "THTensor_newContiguous: null tensor";
+  return src->array.is_contiguous() ? TensorNewWithTensor(src) : TensorNewClone(src);
+}
+
+/*! \brief THTensor_(select): `self` becomes `src` at index `idx` of dimension `dim`. */
+template <typename T>
+void TensorSelect(Tensor<T>* self, const Tensor<T>* src, int dim, index_t idx) {
+  SHADE_CHECK(NDimension(src) > 1)
+      << "THTensor_select: cannot select on a vector (a " << NDimension(src) << "D tensor)";
+  CheckDim(src, dim, "THTensor_select");
+  const index_t n = src->array.size(dim);
+  SHADE_CHECK(idx >= 0 && idx < n) << "THTensor_select: index " << idx << " out of range for size "
+                                   << n << " of dimension " << dim;
+  SetViewFrom(self, src->storage, src->array.select(dim, idx));
+}
+
+/*! \brief THTensor_(narrow): elements [first, first + size) of dimension `dim`. */
+template <typename T>
+void TensorNarrow(Tensor<T>* self, const Tensor<T>* src, int dim, index_t first, index_t size) {
+  CheckDim(src, dim, "THTensor_narrow");
+  const index_t n = src->array.size(dim);
+  SHADE_CHECK(first >= 0 && first < n) << "THTensor_narrow: first index " << first
+                                       << " out of range for size " << n << " of dimension " << dim;
+  SHADE_CHECK(size > 0 && first <= n - size)
+      << "THTensor_narrow: size " << size << " out of range (first " << first << ", dimension "
+      << dim << " of size " << n << ")";
+  SetViewFrom(self, src->storage, src->array.narrow(dim, first, size));
+}
+
+/*! \brief THTensor_(transpose): swaps dimensions d1 and d2. */
+template <typename T>
+void TensorTranspose(Tensor<T>* self, const Tensor<T>* src, int d1, int d2) {
+  CheckDim(src, d1, "THTensor_transpose");
+  CheckDim(src, d2, "THTensor_transpose");
+  SetViewFrom(self, src->storage, src->array.transpose(d1, d2));
+}
+
+/*!
+ * \brief THTensor_(unfold): dimension `dim` becomes (size_d - size) / step + 1 windows, and a
+ *  new last dimension of `size` walks each window.
+ */
+template <typename T>
+void TensorUnfold(Tensor<T>* self, const Tensor<T>* src, int dim, index_t size, index_t step) {
+  SHADE_CHECK(NDimension(src) > 0) << "THTensor_unfold: cannot unfold an empty tensor";
+  CheckDim(src, dim, "THTensor_unfold");
+  const index_t n = src->array.size(dim);
+  SHADE_CHECK(size >= 1 && size <= n) << "THTensor_unfold: window size " << size
+                                      << " out of range for size " << n << " of dimension " << dim;
+  SHADE_CHECK_GT(step, 0) << "THTensor_unfold: step " << step << " is not positive";
+  std::vector<index_t> sz = src->array.sizes().vec(), st = src->array.strides().vec();
+  sz.push_back(size);
+  st.push_back(st[dim]);
+  sz[dim] = (n - size) / step + 1;
+  st[dim] = CheckedMul(step, st[dim], "THTensor_unfold stride");
+  SetView(self, src->storage, src->storage_offset, static_cast<int>(sz.size()), sz.data(),
+          st.data());
+}
+
+/*! \brief THTensor_(squeeze): drops size-1 dimensions (one stays when all are size 1). */
+template <typename T>
+void TensorSqueeze(Tensor<T>* self, const Tensor<T>* src) {
+  if (NDimension(src) == 0)
+    return SetView(self, src->storage, src->storage_offset, 0, nullptr, nullptr);
+  NDArray v = src->array.squeeze();
+  if (v.ndim() == 0) v = v.unsqueeze(0);
+  SetViewFrom(self, src->storage, v);
+}
+
+/*! \brief THTensor_(squeeze1d): drops dimension `dim` if it has size 1 and is not the only one. */
+template <typename T>
+void TensorSqueeze1d(Tensor<T>* self, const Tensor<T>* src, int dim) {
+  CheckDim(src, dim, "THTensor_squeeze1d");
+  if (src->array.size(dim) == 1 && NDimension(src) > 1) {
+    SetViewFrom(self, src->storage, src->array.squeeze(dim));
+  } else {
+    SetViewFrom(self, src->storage, src->array);
+  }
+}
+
+/*! \brief THTensor_(unsqueeze1d): a new size-1 dimension at `dim` (in [0, nDimension]). */
+template <typename T>
+void TensorUnsqueeze1d(Tensor<T>* self, const Tensor<T>* src, int dim) {
+  const int nd = NDimension(src);
+  SHADE_CHECK(nd > 0) << "THTensor_unsqueeze1d: cannot unsqueeze an empty tensor";
+  SHADE_CHECK(dim >= 0 && dim <= nd)
+      << "THTensor_unsqueeze1d: dimension " << dim << " out of range of a " << nd << "D tensor";
+  SetViewFrom(self, src->storage, src->array.unsqueeze(dim));
+}
+
+/*! \brief THTensor_(set): `self` becomes the same view on the same storage as `src`. */
+template <typename T>
+void TensorSet(Tensor<T>* self, const Tensor<T>* src) {
+  if (self == src) return;
+  if (NDimension(src) == 0)
+    return SetView(self, src->storage, src->storage_offset, 0, nullptr, nullptr);
+  SetViewFrom(self, src->storage, src->array);
+}
+
+/*! \brief THTensor_(isSameSizeAs). */
+template <typename T, typename U>
+bool TensorIsSameSizeAs(const Tensor<T>* a, const Tensor<U>* b) {
+  if (NDimension(a) != NDimension(b)) return false;
+  return NDimension(a) == 0 || a->array.sizes() == b->array.sizes();
+}
+
+/*! \brief THTensor_(isSetTo): same storage, offset, sizes and strides (and not empty). */
+template <typename T>
+bool TensorIsSetTo(const Tensor<T>* a, const Tensor<T>* b) {
+  if (!a->storage || a->storage != b->storage || NDimension(a) != NDimension(b)) return false;
+  if (a->storage_offset != b->storage_offset || NDimension(a) == 0) return false;
+  return a->array.sizes() == b->array.sizes() && a->array.strides() == b->array.strides();
+}
+
+/*! \brief The element at `idx` (TH's get/set Nd checks: rank, then each index). */
+template <typename T>
+T& TensorElement(const Tensor<T>* t, std::initializer_list<index_t> idx, const char* fn) {
+  const int nd = NDimension(t);
+  SHADE_CHECK_EQ(nd, static_cast<int>(idx.size()))
+      << fn << ": tensor must have " << idx.size() << " dimension(s), it has " << nd;
+  index_t off = t->storage_offset;
+  int d = 0;
+  for (index_t i : idx) {
+    const index_t n = t->array.size(d);
+    SHADE_CHECK(i >= 0 && i < n) << fn << ": index " << i << " out of range for size " << n
+                                 << " of dimension " << d;
+    off += i * t->array.stride(d);
+    ++d;
+  }
+  return StorageData(t->storage)[off];
+}
+
+/*! \brief Converts one element between real types (through float for half). */
+template <typename D, typename S>
+D ConvertReal(S v) {
+  if constexpr (std::is_same<D, S>::value) {
+    return v;
+  } else if constexpr (std::is_same<S, half_t>::value) {
+    return static_cast<D>(static_cast<float>(v));
+  } else {
+    return static_cast<D>(v);
+  }
+}
+
+/*! \brief THTensor_(fill) over the strided-iteration engine. */
+template <typename T>
+void TensorFill(Tensor<T>* t, T value) {
+  if (NElement(t) == 0) return;
+  ApplyElementwise<T>([value](T& x) { x = value; }, ApplyOptions(), t->array);
+}
+
+// ------------------------------------------------------------------------------ TH_TENSOR_APPLY
+/*!
+ * \brief The one walker behind TH_TENSOR_APPLY, APPLY2 and APPLY3, per tensor: TH's largest
+ *  contiguous section at the inner end (apply.h's THContiguousSection), walked by the macro's
+ *  flat loop, and a counter over the remaining dimensions that moves the data pointer to the
+ *  next section (as in seed note 001).
+ */
+template <typename T>
+class ApplyCursor {
+ public:
+  /*! \brief Sets up the walk over `t` (any layout). */
+  explicit ApplyCursor(const Tensor<T>* t) {
+    SHADE_CHECK(t != nullptr) << "TH_TENSOR_APPLY: null tensor";
+    numel = NElement(t);
+    if (numel == 0) return;
+    data = TensorData(t);
+    sizes_ = t->array.sizes().vec();
+    strides_ = t->array.strides().vec();
+    THContiguousSection(sizes_, strides_, &dim, &size, &stride);
+    counter_.assign(static_cast<std::size_t>(dim + 1), 0);
+  }
+  /*!
+   * \brief Moves `*p`, the start of the section just walked, to the next section; returns
+   *  true when there is none (the walk is over).
+   */
+  bool NextSection(T** p) {
+    for (index_t i = dim; i >= 0; --i) {
+      ++counter_[i];
+      *p += strides_[i];
+      if (counter_[i] != sizes_[i]) return false;
+      if (i == 0) return true;
+      *p -= counter_[i] * strides_[i];
+      counter_[i] = 0;
+    }
+    return true;
+  }
+
+  /*! \brief Elements of the tensor. */
+  index_t numel = 0;
+  /*! \brief First element (null when empty). */
+  T* data = nullptr;
+  /*! \brief Length of one section. */
+  index_t size = 0;
+  /*! \brief Stride within a section. */
+  index_t stride = 0;
+  /*! \brief Last dimension the counter walks (-1: one section covers the tensor). */
+  index_t dim = -1;
+
+ private:
+  std::vector<index_t> sizes_, strides_, counter_;
+};
+
+/*! \brief TH_TENSOR_APPLY2/3's check: every tensor has the same number of elements. */
+inline void CheckApplyNumel(const char* name1, index_t n1, const char* name2, index_t n2) {
+  SHADE_CHECK_EQ(n1, n2) << "inconsistent tensor size, expected " << name1 << " and " << name2
+                         << " to have the same number of elements, but got " << n1 << " and " << n2
+                         << " elements respectively";
+}
+
+}  // namespace th
+}  // namespace shade
+
+/*! \brief TH's allocator: 64-byte aligned; THAlloc(0) is NULL. */
+inline void* THAlloc(std::ptrdiff_t size) {
+  SHADE_CHECK_GE(size, 0) << "THAlloc: " << size << " bytes";
+  return size == 0 ? nullptr : shade::AlignedAlloc(static_cast<std::size_t>(size));
+}
+/*! \brief Frees THAlloc's memory. */
+inline void THFree(void* ptr) {
+  shade::AlignedFree(ptr);
+}
+
+/*! \brief TH's THError: throws shade::Error with the formatted message. */
+#define THError(...) ::shade::th::ThrowFormatted(__FILE__, __LINE__, __VA_ARGS__)
+/*! \brief TH's THArgCheck: throws shade::Error naming the argument when `cond` fails. */
+#define THArgCheck(cond, argN, ...)                                                          \
+  do {                                                                                       \
+    if (!(cond)) ::shade::th::ThrowArgCheck(__FILE__, __LINE__, (argN), #cond, __VA_ARGS__); \
+  } while (0)
+
+/*! \brief TH's size description buffer (THTensor_(sizeDesc)). */
+struct THDescBuff {
+  /*! \brief "[2 x 3]"-style text, NUL-terminated (truncated with "..." when long). */
+  char str[64];
+};
+
+namespace shade {
+namespace th {
+/*! \brief "[d0 x d1 x ...]" (TH's sizeDesc), truncated to fit THDescBuff. */
+template <typename T>
+THDescBuff SizeDesc(const Tensor<T>* t) {
+  std::string s = "[";
+  for (int d = 0; d < NDimension(t); ++d) {
+    if (d > 0) s += " x ";
+    s += std::to_string(t->array.size(d));
+  }
+  s += "]";
+  THDescBuff buf;
+  if (s.size() >= sizeof(buf.str)) s = s.substr(0, sizeof(buf.str) - 4) + "...";
+  std::memcpy(buf.str, s.c_str(), s.size() + 1);
+  return buf;
+}
+
+/*! \brief Shared by the per-type copyX functions. */
+template <typename D, typename S>
+void TensorCopy(Tensor<D>* dst, const Tensor<S>* src) {
+  SHADE_CHECK(dst != nullptr && src != nullptr) << "THTensor_copy: null tensor";
+  CheckApplyNumel("destination", NElement(dst), "source", NElement(src));
+  if (NElement(dst) == 0) return;
+  if (TensorIsSameSizeAs(dst, src)) {
+    // Same shape: the strided engine (any layouts, dtype converted).
+    ApplyElementwise<D, S>([](D& d, S& s) { d = ConvertReal<D>(s); }, ApplyOptions(), dst->array,
+                           src->array);
+    return;
+  }
+  // Same numel, other shape: each tensor in its own row-major order, as TH does.
+  ApplyCursor<D> dc(dst);
+  ApplyCursor<S> sc(src);
+  D* dp = dc.data;
+  S* sp = sc.data;
+  index_t di = 0, si = 0;
+  bool finished = false;
+  while (!finished) {
+    for (; di < dc.size && si < sc.size; ++di, ++si, dp += dc.stride, sp += sc.stride) {
+      *dp = ConvertReal<D>(*sp);
+    }
+    if (di == dc.size) {
+      if (dc.dim == -1) break;
+      dp -= dc.size * dc.stride;
+      finished = dc.NextSection(&dp);
+      di = 0;
+    }
+    if (si == sc.size) {
+      if (sc.dim == -1) break;
+      sp -= sc.size * sc.stride;
+      finished = sc.NextSection(&sp) || finished;
+      si = 0;
+    }
+  }
+}
+}  // namespace th
+}  // namespace shade
+
+// Per-tensor part of the APPLY macros: the cursor and TH's local names.
+#define SHADE_TH_APPLY_DECLARE_(TYPE, TENSOR)                  \
+  ::shade::th::ApplyCursor<TYPE> TENSOR##_cursor(TENSOR);      \
+  TYPE* TENSOR##_data = TENSOR##_cursor.data;                  \
+  const std::int64_t TENSOR##_size = TENSOR##_cursor.size;     \
+  const std::int64_t TENSOR##_stride = TENSOR##_cursor.stride; \
+  std::int64_t TENSOR##_i = 0;                                 \
+  static_cast<void>(TENSOR##_size);                            \
+  static_cast<void>(TENSOR##_stride)
+
+// APPLY2/3: once TENSOR's section is walked, move it to its next one.
+#define SHADE_TH_APPLY_ADVANCE_(TENSOR)                                               \
+  if (TENSOR##_i == TENSOR##_size) {                                                  \
+    if (TENSOR##_cursor.dim == -1) break;                                             \
+    TENSOR##_data -= TENSOR##_size * TENSOR##_stride;                                 \
+    if (TENSOR##_cursor.NextSection(&TENSOR##_data)) TH_TENSOR_APPLY_hasFinished = 1; \
+    TENSOR##_i = 0;                                                                   \
+  }
+
+/*!
+ * \brief TH_TENSOR_APPLY(TYPE, TENSOR, CODE): runs CODE once per element of TENSOR in row-major
+ *  order, with `TENSOR##_data` pointing at the element. As in TH, CODE may `break` out of the
+ *  current contiguous section, and setting `TH_TENSOR_APPLY_hasFinished = 1` before the break
+ *  ends the walk.
+ */
+#define TH_TENSOR_APPLY(TYPE, TENSOR, CODE)                                             \
+  {                                                                                     \
+    SHADE_TH_APPLY_DECLARE_(TYPE, TENSOR);                                              \
+    int TH_TENSOR_APPLY_hasFinished = TENSOR##_cursor.numel == 0;                       \
+    while (!TH_TENSOR_APPLY_hasFinished) {                                              \
+      for (TENSOR##_i = 0; TENSOR##_i < TENSOR##_size;                                  \
+           TENSOR##_i++, TENSOR##_data += TENSOR##_stride) {                            \
+        CODE                                                                            \
+      }                                                                                 \
+      if (TENSOR##_cursor.dim == -1) break;                                             \
+      TENSOR##_data -= TENSOR##_i * TENSOR##_stride;                                    \
+      if (TENSOR##_cursor.NextSection(&TENSOR##_data)) TH_TENSOR_APPLY_hasFinished = 1; \
+    }                                                                                   \
+  }
+
+/*!
+ * \brief TH_TENSOR_APPLY2(TYPE1, TENSOR1, TYPE2, TENSOR2, CODE): CODE per element pair; the two
+ *  tensors need the same number of elements (not the same shape) and are each walked in their
+ *  own row-major order. Throws shade::Error ("inconsistent tensor size") otherwise.
+ */
+#define TH_TENSOR_APPLY2(TYPE1, TENSOR1, TYPE2, TENSOR2, CODE)               \
+  {                                                                          \
+    SHADE_TH_APPLY_DECLARE_(TYPE1, TENSOR1);                                 \
+    SHADE_TH_APPLY_DECLARE_(TYPE2, TENSOR2);                                 \
+    ::shade::th::CheckApplyNumel(#TENSOR1, TENSOR1##_cursor.numel, #TENSOR2, \
+                                 TENSOR2##_cursor.numel);                    \
+    int TH_TENSOR_APPLY_hasFinished = TENSOR1##_cursor.numel == 0;           \
+    while (!TH_TENSOR_APPLY_hasFinished) {                                   \
+      for (; TENSOR1##_i < TENSOR1##_size && TENSOR2##_i < TENSOR2##_size;   \
+           TENSOR1##_i++, TENSOR2##_i++, TENSOR1##_data += TENSOR1##_stride, \
+           TENSOR2##_data += TENSOR2##_stride) {                             \
+        CODE                                                                 \
+      }                                                                      \
+      SHADE_TH_APPLY_ADVANCE_(TENSOR1)                                       \
+      SHADE_TH_APPLY_ADVANCE_(TENSOR2)                                       \
+    }                                                                        \
+  }
+
+/*! \brief TH_TENSOR_APPLY3: APPLY2 for three tensors of the same number of elements. */
+#define TH_TENSOR_APPLY3(TYPE1, TENSOR1, TYPE2, TENSOR2, TYPE3, TENSOR3, CODE)              \
+  {                                                                                         \
+    SHADE_TH_APPLY_DECLARE_(TYPE1, TENSOR1);                                                \
+    SHADE_TH_APPLY_DECLARE_(TYPE2, TENSOR2);                                                \
+    SHADE_TH_APPLY_DECLARE_(TYPE3, TENSOR3);                                                \
+    ::shade::th::CheckApplyNumel(#TENSOR1, TENSOR1##_cursor.numel, #TENSOR2,                \
+                                 TENSOR2##_cursor.numel);                                   \
+    ::shade::th::CheckApplyNumel(#TENSOR1, TENSOR1##_cursor.numel, #TENSOR3,                \
+                                 TENSOR3##_cursor.numel);                                   \
+    int TH_TENSOR_APPLY_hasFinished = TENSOR1##_cursor.numel == 0;                          \
+    while (!TH_TENSOR_APPLY_hasFinished) {                                                  \
+      for (; TENSOR1##_i < TENSOR1##_size && TENSOR2##_i < TENSOR2##_size &&                \
+             TENSOR3##_i < TENSOR3##_size;                                                  \
+           TENSOR1##_i++, TENSOR2##_i++, TENSOR3##_i++, TENSOR1##_data += TENSOR1##_stride, \
+           TENSOR2##_data += TENSOR2##_stride, TENSOR3##_data += TENSOR3##_stride) {        \
+        CODE                                                                                \
+      }                                                                                     \
+      SHADE_TH_APPLY_ADVANCE_(TENSOR1)                                                      \
+      SHADE_TH_APPLY_ADVANCE_(TENSOR2)                                                      \
+      SHADE_TH_APPLY_ADVANCE_(TENSOR3)                                                      \
+    }                                                                                       \
+  }
+
+// ------------------------------------------------------------------------------ concrete names
+// Concrete THStorage / THTensor functions for one real type; every TH type gets them below.
+// The bodies forward to shade::th, which checks every argument.
+#define SHADE_TH_DEFINE_REAL_(R, T)                                                                \
+  typedef ::shade::th::Storage<T> TH##R##Storage;                                                  \
+  typedef ::shade::th::Tensor<T> TH##R##Tensor;                                                    \
+  /* ---- THStorage */                                                                             \
+  inline TH##R##Storage* TH##R##Storage_new(void) {                                                \
+    return ::shade::th::StorageNew<T>();                                                           \
+  }                                                                                                \
+  inline TH##R##Storage* TH##R##Storage_newWithSize(std::ptrdiff_t size) {                         \
+    return ::shade::th::StorageNewWithSize<T>(size);                                               \
+  }                                                                                                \
+  inline TH##R##Storage* TH##R##Storage_newWithSize1(T a) {                                        \
+    TH##R##Storage* s = ::shade::th::StorageNewWithSize<T>(1);                                     \
+    ::shade::th::StorageData(s)[0] = a;                                                            \
+    return s;                                                                                      \
+  }                                                                                                \
+  inline TH##R##Storage* TH##R##Storage_newWithSize2(T a, T b) {                                   \
+    TH##R##Storage* s = ::shade::th::StorageNewWithSize<T>(2);                                     \
+    T* d = ::shade::th::StorageData(s);                                                            \
+    d[0] = a;                                                                                      \
+    d[1] = b;                                                                                      \
+    return s;                                                                                      \
+  }                                                                                                \
+  inline TH##R##Storage* TH##R##Storage_newWithSize3(T a, T b, T c) {                              \
+    TH##R##Storage* s = ::shade::th::StorageNewWithSize<T>(3);                                     \
+    T* d = ::shade::th::StorageData(s);                                                            \
+    d[0] = a;                                                                                      \
+    d[1] = b;                                                                                      \
+    d[2] = c;                                                                                      \
+    return s;                                                                                      \
+  }                                                                                                \
+  inline TH##R##Storage* TH##R##Storage_newWithSize4(T a, T b, T c, T e) {                         \
+    TH##R##Storage* s = ::shade::th::StorageNewWithSize<T>(4);                                     \
+    T* d = ::shade::th::StorageData(s);                                                            \
+    d[0] = a;                                                                                      \
+    d[1] = b;                                                                                      \
+    d[2] = c;                                                                                      \
+    d[3] = e;                                                                                      \
+    return s;                                                                                      \
+  }                                                                                                \
+  inline TH##R##Storage* TH##R##Storage_newWithData(T* data, std::ptrdiff_t size) {                \
+    return ::shade::th::StorageNewWithData<T>(data, size);                                         \
+  }                                                                                                \
+  inline T* TH##R##Storage_data(const TH##R##Storage* s) {                                         \
+    return ::shade::th::StorageData(s);                                                            \
+  }                                                                                                \
+  inline std::ptrdiff_t TH##R##Storage_size(const TH##R##Storage* s) {                             \
+    return ::shade::th::StorageSize(s);                                                            \
+  }                                                                                                \
+  inline std::size_t TH##R##Storage_elementSize(void) {                                            \
+    return sizeof(T);                                                                              \
+  }                                                                                                \
+  inline void TH##R##Storage_set(TH##R##Storage* s, std::ptrdiff_t idx, T value) {                 \
+    ::shade::th::CheckStorageIndex(s, idx, "TH" #R "Storage_set");                                 \
+    ::shade::th::StorageData(s)[idx] = value;                                                      \
+  }                                                                                                \
+  inline T TH##R##Storage_get(const TH##R##Storage* s, std::ptrdiff_t idx) {                       \
+    ::shade::th::CheckStorageIndex(s, idx, "TH" #R "Storage_get");                                 \
+    return ::shade::th::StorageData(s)[idx];                                                       \
+  }                                                                                                \
+  inline void TH##R##Storage_retain(TH##R##Storage* s) {                                           \
+    ::shade::th::StorageRetain(s);                                                                 \
+  }                                                                                                \
+  inline void TH##R##Storage_free(TH##R##Storage* s) {                                             \
+    ::shade::th::StorageFree(s);                                                                   \
+  }                                                                                                \
+  inline void TH##R##Storage_resize(TH##R##Storage* s, std::ptrdiff_t size) {                      \
+    ::shade::th::StorageResize(s, size);                                                           \
+  }                                                                                                \
+  inline void TH##R##Storage_fill(TH##R##Storage* s, T value) {                                    \
+    ::shade::th::StorageFill(s, value);                                                            \
+  }                                                                                                \
+  inline void TH##R##Storage_copy(TH##R##Storage* s, TH##R##Storage* src) {                        \
+    ::shade::th::StorageCopy(s, src);                                                              \
+  }                                                                                                \
+  /* ---- THTensor: attributes */                                                                  \
+  inline TH##R##Storage* TH##R##Tensor_storage(const TH##R##Tensor* t) {                           \
+    SHADE_CHECK(t != nullptr) << "TH" #R "Tensor_storage: null tensor";                            \
+    return t->storage;                                                                             \
+  }                                                                                                \
+  inline std::ptrdiff_t TH##R##Tensor_storageOffset(const TH##R##Tensor* t) {                      \
+    SHADE_CHECK(t != nullptr) << "TH" #R "Tensor_storageOffset: null tensor";                      \
+    return t->storage_offset;                                                                      \
+  }                                                                                                \
+  inline int TH##R##Tensor_nDimension(const TH##R##Tensor* t) {                                    \
+    return ::shade::th::NDimension(t);                                                             \
+  }                                                                                                \
+  inline long TH##R##Tensor_size(const TH##R##Tensor* t, int dim) { /* NOLINT(runtime/int) */      \
+    ::shade::th::CheckDim(t, dim, "TH" #R "Tensor_size");                                          \
+    return t->array.size(dim);                                                                     \
+  }                                                                                                \
+  inline long TH##R##Tensor_stride(const TH##R##Tensor* t, int dim) { /* NOLINT(runtime/int) */    \
+    ::shade::th::CheckDim(t, dim, "TH" #R "Tensor_stride");                                        \
+    return t->array.stride(dim);                                                                   \
+  }                                                                                                \
+  inline T* TH##R##Tensor_data(const TH##R##Tensor* t) {                                           \
+    return ::shade::th::TensorData(t);                                                             \
+  }                                                                                                \
+  inline std::ptrdiff_t TH##R##Tensor_nElement(const TH##R##Tensor* t) {                           \
+    return ::shade::th::NElement(t);                                                               \
+  }                                                                                                \
+  inline int TH##R##Tensor_isContiguous(const TH##R##Tensor* t) {                                  \
+    return ::shade::th::NDimension(t) == 0 || t->array.is_contiguous();                            \
+  }                                                                                                \
+  inline int TH##R##Tensor_isSameSizeAs(const TH##R##Tensor* a, const TH##R##Tensor* b) {          \
+    return ::shade::th::TensorIsSameSizeAs(a, b);                                                  \
+  }                                                                                                \
+  inline int TH##R##Tensor_isSetTo(const TH##R##Tensor* a, const TH##R##Tensor* b) {               \
+    return ::shade::th::TensorIsSetTo(a, b);                                                       \
+  }                                                                                                \
+  inline THDescBuff TH##R##Tensor_sizeDesc(const TH##R##Tensor* t) {                               \
+    return ::shade::th::SizeDesc(t);                                                               \
+  }                                                                                                \
+  /* ---- THTensor: construction */                                                                \
+  inline TH##R##Tensor* TH##R##Tensor_new(void) {                                                  \
+    return ::shade::th::TensorNew<T>();                                                            \
+  }                                                                                                \
+  inline TH##R##Tensor* TH##R##Tensor_newWithTensor(TH##R##Tensor* src) {                          \
+    return ::shade::th::TensorNewWithTensor(src);                                                  \
+  }                                                                                                \
+  inline TH##R##Tensor* TH##R##Tensor_newWithSize1d(long s0) { /* NOLINT(runtime/int) */           \
+    const ::shade::index_t s[] = {s0};                                                             \
+    return ::shade::th::TensorNewWithSize<T>(1, s);                                                \
+  }                                                                                                \
+  inline TH##R##Tensor* TH##R##Tensor_newWithSize2d(long s0, long s1) { /* NOLINT */               \
+    const ::shade::index_t s[] = {s0, s1};                                                         \
+    return ::shade::th::TensorNewWithSize<T>(2, s);                                                \
+  }                                                                                                \
+  inline TH##R##Tensor* TH##R##Tensor_newWithSize3d(long s0, long s1, long s2) { /* NOLINT */      \
+    const ::shade::index_t s[] = {s0, s1, s2};                                                     \
+    return ::shade::th::TensorNewWithSize<T>(3, s);                                                \
+  }                                                                                                \
+  inline TH##R##Tensor* TH##R##Tensor_newWithSize4d(long s0, long s1, long s2,                     \
+                                                    long s3) { /* NOLINT */                        \
+    const ::shade::index_t s[] = {s0, s1, s2, s3};                                                 \
+    return ::shade::th::TensorNewWithSize<T>(4, s);                                                \
+  }                                                                                                \
+  inline TH##R##Tensor* TH##R##Tensor_newWithStorage1d(TH##R##Storage* st, std::ptrdiff_t off,     \
+                                                       long s0, long t0) { /* NOLINT */            \
+    const ::shade::index_t s[] = {s0}, str[] = {t0};                                               \
+    return ::shade::th::TensorNewView<T>(st, off, 1, s, str);                                      \
+  }                                                                                                \
+  inline TH##R##Tensor* TH##R##Tensor_newWithStorage2d(                                            \
+      TH##R##Storage* st, std::ptrdiff_t off, long s0, long t0, long s1, long t1) { /* NOLINT */   \
+    const ::shade::index_t s[] = {s0, s1}, str[] = {t0, t1};                                       \
+    return ::shade::th::TensorNewView<T>(st, off, 2, s, str);                                      \
+  }                                                                                                \
+  inline TH##R##Tensor* TH##R##Tensor_newWithStorage3d(TH##R##Storage* st, std::ptrdiff_t off,     \
+                                                       long s0, long t0, long s1, long t1,         \
+                                                       long s2, long t2) { /* NOLINT */            \
+    const ::shade::index_t s[] = {s0, s1, s2}, str[] = {t0, t1, t2};                               \
+    return ::shade::th::TensorNewView<T>(st, off, 3, s, str);                                      \
+  }                                                                                                \
+  inline TH##R##Tensor* TH##R##Tensor_newWithStorage4d(                                            \
+      TH##R##Storage* st, std::ptrdiff_t off, long s0, long t0, long s1, long t1, long s2,         \
+      long t2, long s3, long t3) { /* NOLINT */                                                    \
+    const ::shade::index_t s[] = {s0, s1, s2, s3}, str[] = {t0, t1, t2, t3};                       \
+    return ::shade::th::TensorNewView<T>(st, off, 4, s, str);                                      \
+  }                                                                                                \
+  inline TH##R##Tensor* TH##R##Tensor_newClone(TH##R##Tensor* t) {                                 \
+    return ::shade::th::TensorNewClone(t);                                                         \
+  }                                                                                                \
+  inline TH##R##Tensor* TH##R##Tensor_newContiguous(TH##R##Tensor* t) {                            \
+    return ::shade::th::TensorNewContiguous(t);                                                    \
+  }                                                                                                \
+  inline TH##R##Tensor* TH##R##Tensor_newSelect(TH##R##Tensor* t, int dim,                         \
+                                                long idx) { /* NOLINT */                           \
+    TH##R##Tensor* r = ::shade::th::TensorNewWithTensor(t);                                        \
+    try {                                                                                          \
+      ::shade::th::TensorSelect(r, t, dim, idx);                                                   \
+    } catch (...) {                                                                                \
+      ::shade::th::TensorFree(r);                                                                  \
+      throw;                                                                                       \
+    }                                                                                              \
+    return r;                                                                                      \
+  }                                                                                                \
+  inline TH##R##Tensor* TH##R##Tensor_newNarrow(TH##R##Tensor* t, int dim, long first,             \
+                                                long size) { /* NOLINT */                          \
+    TH##R##Tensor* r = ::shade::th::TensorNewWithTensor(t);                                        \
+    try {                                                                                          \
+      ::shade::th::TensorNarrow(r, t, dim, first, size);                                           \
+    } catch (...) {                                                                                \
+      ::shade::th::TensorFree(r);                                                                  \
+      throw;                                                                                       \
+    }                                                                                              \
+    return r;                                                                                      \
+  }                                                                                                \
+  inline TH##R##Tensor* TH##R##Tensor_newTranspose(TH##R##Tensor* t, int d1, int d2) {             \
+    TH##R##Tensor* r = ::shade::th::TensorNewWithTensor(t);                                        \
+    try {                                                                                          \
+      ::shade::th::TensorTranspose(r, t, d1, d2);                                                  \
+    } catch (...) {                                                                                \
+      ::shade::th::TensorFree(r);                                                                  \
+      throw;                                                                                       \
+    }                                                                                              \
+    return r;                                                                                      \
+  }                                                                                                \
+  inline TH##R##Tensor* TH##R##Tensor_newUnfold(TH##R##Tensor* t, int dim, long size,              \
+                                                long step) { /* NOLINT */                          \
+    TH##R##Tensor* r = ::shade::th::TensorNewWithTensor(t);                                        \
+    try {                                                                                          \
+      ::shade::th::TensorUnfold(r, t, dim, size, step);                                            \
+    } catch (...) {                                                                                \
+      ::shade::th::TensorFree(r);                                                                  \
+      throw;                                                                                       \
+    }                                                                                              \
+    return r;                                                                                      \
+  }                                                                                                \
+  /* ---- THTensor: resizing and re-viewing */                                                     \
+  inline void TH##R##Tensor_resizeNd(TH##R##Tensor* t, int nd, long* size,                         \
+                                     long* stride) {                                /* NOLINT */   \
+    static_assert(sizeof(long) == sizeof(::shade::index_t), "TH's long is 64-bit"); /* NOLINT */   \
+    ::shade::th::TensorResizeNd(t, nd, reinterpret_cast<const ::shade::index_t*>(size),            \
+                                reinterpret_cast<const ::shade::index_t*>(stride));                \
+  }                                                                                                \
+  inline void TH##R##Tensor_resize1d(TH##R##Tensor* t, long s0) { /* NOLINT */                     \
+    const ::shade::index_t s[] = {s0};                                                             \
+    ::shade::th::TensorResizeNd(t, 1, s, nullptr);                                                 \
+  }                                                                                                \
+  inline void TH##R##Tensor_resize2d(TH##R##Tensor* t, long s0, long s1) { /* NOLINT */            \
+    const ::shade::index_t s[] = {s0, s1};                                                         \
+    ::shade::th::TensorResizeNd(t, 2, s, nullptr);                                                 \
+  }                                                                                                \
+  inline void TH##R##Tensor_resize3d(TH##R##Tensor* t, long s0, long s1, long s2) { /* NOLINT */   \
+    const ::shade::index_t s[] = {s0, s1, s2};                                                     \
+    ::shade::th::TensorResizeNd(t, 3, s, nullptr);                                                 \
+  }                                                                                                \
+  inline void TH##R##Tensor_resize4d(TH##R##Tensor* t, long s0, long s1, long s2,                  \
+                                     long s3) { /* NOLINT */                                       \
+    const ::shade::index_t s[] = {s0, s1, s2, s3};                                                 \
+    ::shade::th::TensorResizeNd(t, 4, s, nullptr);                                                 \
+  }                                                                                                \
+  inline void TH##R##Tensor_resize5d(TH##R##Tensor* t, long s0, long s1, long s2, long s3,         \
+                                     long s4) { /* NOLINT */                                       \
+    const ::shade::index_t s[] = {s0, s1, s2, s3, s4};                                             \
+    ::shade::th::TensorResizeNd(t, 5, s, nullptr);                                                 \
+  }                                                                                                \
+  inline void TH##R##Tensor_resizeAs(TH##R##Tensor* t, const TH##R##Tensor* src) {                 \
+    ::shade::th::TensorResizeNd(t, ::shade::th::NDimension(src), src->array.sizes().data(),        \
+                                nullptr);                                                          \
+  }                                                                                                \
+  inline void TH##R##Tensor_set(TH##R##Tensor* self, TH##R##Tensor* src) {                         \
+    ::shade::th::TensorSet(self, src);                                                             \
+  }                                                                                                \
+  inline void TH##R##Tensor_setStorage1d(TH##R##Tensor* t, TH##R##Storage* st, std::ptrdiff_t off, \
+                                         long s0, long t0) { /* NOLINT */                          \
+    const ::shade::index_t s[] = {s0}, str[] = {t0};                                               \
+    ::shade::th::SetView(t, st, off, 1, s, str);                                                   \
+  }                                                                                                \
+  inline void TH##R##Tensor_setStorage2d(TH##R##Tensor* t, TH##R##Storage* st, std::ptrdiff_t off, \
+                                         long s0, long t0, long s1, long t1) { /* NOLINT */        \
+    const ::shade::index_t s[] = {s0, s1}, str[] = {t0, t1};                                       \
+    ::shade::th::SetView(t, st, off, 2, s, str);                                                   \
+  }                                                                                                \
+  inline void TH##R##Tensor_setStorage3d(TH##R##Tensor* t, TH##R##Storage* st, std::ptrdiff_t off, \
+                                         long s0, long t0, long s1, long t1, long s2,              \
+                                         long t2) { /* NOLINT */                                   \
+    const ::shade::index_t s[] = {s0, s1, s2}, str[] = {t0, t1, t2};                               \
+    ::shade::th::SetView(t, st, off, 3, s, str);                                                   \
+  }                                                                                                \
+  inline void TH##R##Tensor_setStorage4d(TH##R##Tensor* t, TH##R##Storage* st, std::ptrdiff_t off, \
+                                         long s0, long t0, long s1, long t1, long s2, long t2,     \
+                                         long s3, long t3) { /* NOLINT */                          \
+    const ::shade::index_t s[] = {s0, s1, s2, s3}, str[] = {t0, t1, t2, t3};                       \
+    ::shade::th::SetView(t, st, off, 4, s, str);                                                   \
+  }                                                                                                \
+  inline void TH##R##Tensor_setStorageNd(TH##R##Tensor* t, TH##R##Storage* st, std::ptrdiff_t off, \
+                                         int nd, long* size, long* stride) { /* NOLINT */          \
+    ::shade::th::SetView(t, st, off, nd, reinterpret_cast<const ::shade::index_t*>(size),          \
+                         reinterpret_cast<const ::shade::index_t*>(stride));                       \
+  }                                                                                                \
+  inline void TH##R##Tensor_narrow(TH##R##Tensor* self, TH##R##Tensor* src, int dim, long first,   \
+                                   long size) { /* NOLINT */                                       \
+    ::shade::th::TensorNarrow(self, src ? src : self, dim, first, size);                           \
+  }                                                                                                \
+  inline void TH##R##Tensor_select(TH##R##Tensor* self, TH##R##Tensor* src, int dim,               \
+                                   long idx) { /* NOLINT */                                        \
+    ::shade::th::TensorSelect(self, src ? src : self, dim, idx);                                   \
+  }                                                                                                \
+  inline void TH##R##Tensor_transpose(TH##R##Tensor* self, TH##R##Tensor* src, int d1, int d2) {   \
+    ::shade::th::TensorTranspose(self, src ? src : self, d1, d2);                                  \
+  }                                                                                                \
+  inline void TH##R##Tensor_unfold(TH##R##Tensor* self, TH##R##Tensor* src, int dim, long size,    \
+                                   long step) { /* NOLINT */                                       \
+    ::shade::th::TensorUnfold(self, src ? src : self, dim, size, step);                            \
+  }                                                                                                \
+  inline void TH##R##Tensor_squeeze(TH##R##Tensor* self, TH##R##Tensor* src) {                     \
+    ::shade::th::TensorSqueeze(self, src ? src : self);                                            \
+  }                                                                                                \
+  inline void TH##R##Tensor_squeeze1d(TH##R##Tensor* self, TH##R##Tensor* src, int dim) {          \
+    ::shade::th::TensorSqueeze1d(self, src ? src : self, dim);                                     \
+  }                                                                                                \
+  inline void TH##R##Tensor_unsqueeze1d(TH##R##Tensor* self, TH##R##Tensor* src, int dim) {        \
+    ::shade::th::TensorUnsqueeze1d(self, src ? src : self, dim);                                   \
+  }                                                                                                \
+  /* ---- THTensor: refcount */                                                                    \
+  inline void TH##R##Tensor_retain(TH##R##Tensor* t) {                                             \
+    ::shade::th::TensorRetain(t);                                                                  \
+  }                                                                                                \
+  inline void TH##R##Tensor_free(TH##R##Tensor* t) {                                               \
+    ::shade::th::TensorFree(t);                                                                    \
+  }                                                                                                \
+  /* ---- THTensor: element access (checked) */                                                    \
+  inline void TH##R##Tensor_set1d(TH##R##Tensor* t, long x0, T v) { /* NOLINT */                   \
+    ::shade::th::TensorElement(t, {x0}, "TH" #R "Tensor_set1d") = v;                               \
+  }                                                                                                \
+  inline void TH##R##Tensor_set2d(TH##R##Tensor* t, long x0, long x1, T v) { /* NOLINT */          \
+    ::shade::th::TensorElement(t, {x0, x1}, "TH" #R "Tensor_set2d") = v;                           \
+  }                                                                                                \
+  inline void TH##R##Tensor_set3d(TH##R##Tensor* t, long x0, long x1, long x2, T v) { /* NOLINT */ \
+    ::shade::th::TensorElement(t, {x0, x1, x2}, "TH" #R "Tensor_set3d") = v;                       \
+  }                                                                                                \
+  inline void TH##R##Tensor_set4d(TH##R##Tensor* t, long x0, long x1, long x2, long x3,            \
+                                  T v) { /* NOLINT */                                              \
+    ::shade::th::TensorElement(t, {x0, x1, x2, x3}, "TH" #R "Tensor_set4d") = v;                   \
+  }                                                                                                \
+  inline T TH##R##Tensor_get1d(const TH##R##Tensor* t, long x0) { /* NOLINT */                     \
+    return ::shade::th::TensorElement(t, {x0}, "TH" #R "Tensor_get1d");                            \
+  }                                                                                                \
+  inline T TH##R##Tensor_get2d(const TH##R##Tensor* t, long x0, long x1) { /* NOLINT */            \
+    return ::shade::th::TensorElement(t, {x0, x1}, "TH" #R "Tensor_get2d");                        \
+  }                                                                                                \
+  inline T TH##R##Tensor_get3d(const TH##R##Tensor* t, long x0, long x1, long x2) { /* NOLINT */   \
+    return ::shade::th::TensorElement(t, {x0, x1, x2}, "TH" #R "Tensor_get3d");                    \
+  }                                                                                                \
+  inline T TH##R##Tensor_get4d(const TH##R##Tensor* t, long x0, long x1, long x2,                  \
+                               long x3) { /* NOLINT */                                             \
+    return ::shade::th::TensorElement(t, {x0, x1, x2, x3}, "TH" #R "Tensor_get4d");                \
+  }                                                                                                \
+  /* ---- THTensor: whole-tensor writes */                                                         \
+  inline void TH##R##Tensor_copy(TH##R##Tensor* t, TH##R##Tensor* src) {                           \
+    ::shade::th::TensorCopy(t, src);                                                               \
+  }                                                                                                \
+  inline void TH##R##Tensor_fill(TH##R##Tensor* t, T value) {                                      \
+    ::shade::th::TensorFill(t, value);                                                             \
+  }                                                                                                \
+  inline void TH##R##Tensor_zero(TH##R##Tensor* t) {                                               \
+    ::shade::th::TensorFill(t, ::shade::th::ConvertReal<T>(0));                                    \
+  }                                                                                                \
+  inline void TH##R##Tensor_freeCopyTo(TH##R##Tensor* self, TH##R##Tensor* dst) {                  \
+    if (self != dst) ::shade::th::TensorCopy(dst, self);                                           \
+    ::shade::th::TensorFree(self);                                                                 \
+  }
+
+SHADE_TH_DEFINE_REAL_(Byte, std::uint8_t)
+SHADE_TH_DEFINE_REAL_(Char, std::int8_t)
+SHADE_TH_DEFINE_REAL_(Short, std::int16_t)
+SHADE_TH_DEFINE_REAL_(Int, std::int32_t)
+SHADE_TH_DEFINE_REAL_(Long, std::int64_t)
+SHADE_TH_DEFINE_REAL_(Float, float)
+SHADE_TH_DEFINE_REAL_(Double, double)
+SHADE_TH_DEFINE_REAL_(Half, THHalf)
+
+// Size/stride storages and the cross-type copies need every type defined first.
+#define SHADE_TH_DEFINE_REAL_2_(R, T)                                                              \
+  inline THLongStorage* TH##R##Tensor_newSizeOf(TH##R##Tensor* t) {                                \
+    const int nd = ::shade::th::NDimension(t);                                                     \
+    THLongStorage* s = ::shade::th::StorageNewWithSize<std::int64_t>(nd);                          \
+    for (int d = 0; d < nd; ++d) ::shade::th::StorageData(s)[d] = t->array.size(d);                \
+    return s;                                                                                      \
+  }                                                                                                \
+  inline THLongStorage* TH##R##Tensor_newStrideOf(TH##R##Tensor* t) {                              \
+    const int nd = ::shade::th::NDimension(t);                                                     \
+    THLongStorage* s = ::shade::th::StorageNewWithSize<std::int64_t>(nd);                          \
+    for (int d = 0; d < nd; ++d) ::shade::th::StorageData(s)[d] = t->array.stride(d);              \
+    return s;                                                                                      \
+  }                                                                                                \
+  inline TH##R##Tensor* TH##R##Tensor_newWithSize(THLongStorage* size, THLongStorage* stride) {    \
+    SHADE_CHECK(size != nullptr) << "TH" #R "Tensor_newWithSize: null size";                       \
+    SHADE_CHECK(!stride || ::shade::th::StorageSize(stride) == ::shade::th::StorageSize(size))     \
+        << "TH" #R "Tensor_newWithSize: invalid stride (" << ::shade::th::StorageSize(stride)      \
+        << " entries for " << ::shade::th::StorageSize(size) << " sizes)";                         \
+    return ::shade::th::TensorNewWithSize<T>(static_cast<int>(::shade::th::StorageSize(size)),     \
+                                             ::shade::th::StorageData(size),                       \
+                                             stride ? ::shade::th::StorageData(stride) : nullptr); \
+  }                                                                                                \
+  inline void TH##R##Tensor_resize(TH##R##Tensor* t, THLongStorage* size, THLongStorage* stride) { \
+    SHADE_CHECK(size != nullptr) << "TH" #R "Tensor_resize: null size";                            \
+    SHADE_CHECK(!stride || ::shade::th::StorageSize(stride) == ::shade::th::StorageSize(size))     \
+        << "TH" #R "Tensor_resize: invalid stride (" << ::shade::th::StorageSize(stride)           \
+        << " entries for " << ::shade::th::StorageSize(size) << " sizes)";                         \
+    ::shade::th::TensorResizeNd(t, static_cast<int>(::shade::th::StorageSize(size)),               \
+                                ::shade::th::StorageData(size),                                    \
+                                stride ? ::shade::th::StorageData(stride) : nullptr);              \
+  }                                                                                                \
+  inline void TH##R##Tensor_copyByte(TH##R##Tensor* t, THByteTensor* s) {                          \
+    ::shade::th::TensorCopy(t, s);                                                                 \
+  }                                                                                                \
+  inline void TH##R##Tensor_copyChar(TH##R##Tensor* t, THCharTensor* s) {                          \
+    ::shade::th::TensorCopy(t, s);                                                                 \
+  }                                                                                                \
+  inline void TH##R##Tensor_copyShort(TH##R##Tensor* t, THShortTensor* s) {                        \
+    ::shade::th::TensorCopy(t, s);                                                                 \
+  }                                                                                                \
+  inline void TH##R##Tensor_copyInt(TH##R##Tensor* t, THIntTensor* s) {                            \
+    ::shade::th::TensorCopy(t, s);                                                                 \
+  }                                                                                                \
+  inline void TH##R##Tensor_copyLong(TH##R##Tensor* t, THLongTensor* s) {                          \
+    ::shade::th::TensorCopy(t, s);                                                                 \
+  }                                                                                                \
+  inline void TH##R##Tensor_copyFloat(TH##R##Tensor* t, THFloatTensor* s) {                        \
+    ::shade::th::TensorCopy(t, s);                                                                 \
+  }                                                                                                \
+  inline void TH##R##Tensor_copyDouble(TH##R##Tensor* t, THDoubleTensor* s) {                      \
+    ::shade::th::TensorCopy(t, s);                                                                 \
+  }                                                                                                \
+  inline void TH##R##Tensor_copyHalf(TH##R##Tensor* t, THHalfTensor* s) {                          \
+    ::shade::th::TensorCopy(t, s);                                                                 \
+  }
+
+SHADE_TH_DEFINE_REAL_2_(Byte, std::uint8_t)
+SHADE_TH_DEFINE_REAL_2_(Char, std::int8_t)
+SHADE_TH_DEFINE_REAL_2_(Short, std::int16_t)
+SHADE_TH_DEFINE_REAL_2_(Int, std::int32_t)
+SHADE_TH_DEFINE_REAL_2_(Long, std::int64_t)
+SHADE_TH_DEFINE_REAL_2_(Float, float)
+SHADE_TH_DEFINE_REAL_2_(Double, double)
+SHADE_TH_DEFINE_REAL_2_(Half, THHalf)
+
+// ------------------------------------------------------------------------------ generic names
+/*! \brief Token pasting after expansion (TH's TH_CONCAT_2/3/4). */
+#define TH_CONCAT_STRING_2(x, y) TH_CONCAT_STRING_2_EXPAND(x, y)
+#define TH_CONCAT_STRING_2_EXPAND(x, y) #x #y
+#define TH_CONCAT_2(x, y) TH_CONCAT_2_EXPAND(x, y)
+#define TH_CONCAT_2_EXPAND(x, y) x##y
+#define TH_CONCAT_3(x, y, z) TH_CONCAT_3_EXPAND(x, y, z)
+#define TH_CONCAT_3_EXPAND(x, y, z) x##y##z
+#define TH_CONCAT_4(x, y, z, w) TH_CONCAT_4_EXPAND(x, y, z, w)
+#define TH_CONCAT_4_EXPAND(x, y, z, w) x##y##z##w
+
+/*! \brief THTensor of the current `Real` (THFloatTensor when Real is Float). */
+#define THTensor TH_CONCAT_3(TH, Real, Tensor)
+/*! \brief THTensor_(NAME): the function NAME of the current `Real`'s tensor. */
+#define THTensor_(NAME) TH_CONCAT_4(TH, Real, Tensor_, NAME)
+/*! \brief THStorage of the current `Real`. */
+#define THStorage TH_CONCAT_3(TH, Real, Storage)
+/*! \brief THStorage_(NAME): the function NAME of the current `Real`'s storage. */
+#define THStorage_(NAME) TH_CONCAT_4(TH, Real, Storage_, NAME)
+
+#endif  // SHADE_COMPAT_TH_H_
