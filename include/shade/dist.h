@@ -70,7 +70,9 @@ class Environment {
 };
 
 /*! \brief Starts MPI; the returned Environment finalises it at the end of its scope. */
-inline Environment Init(int* argc, char*** argv) { return Environment(argc, argv); }
+inline Environment Init(int* argc, char*** argv) {
+  return Environment(argc, argv);
+}
 
 /*! \brief True between MPI's initialisation and its finalisation. */
 bool IsInitialized();
@@ -216,8 +218,7 @@ class Communicator {
   }
   /*! \brief Scatter of root's static tensor (first dimension size()) into every rank's dst. */
   template <int N, int M, typename DType>
-  void Scatter(const Tensor<cpu, N, DType>& src, const Tensor<cpu, M, DType>& dst,
-               int root) const {
+  void Scatter(const Tensor<cpu, N, DType>& src, const Tensor<cpu, M, DType>& dst, int root) const {
     Scatter(TBlob(src), TBlob(dst), root);
   }
   /*! \brief Non-blocking Allreduce of a static CPU tensor. */

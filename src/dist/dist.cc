@@ -28,8 +28,8 @@ void CheckMpi(int rc, const char* call, const char* where) {
   char text[MPI_MAX_ERROR_STRING] = {};
   int len = 0;
   if (MPI_Error_string(rc, text, &len) != MPI_SUCCESS) std::snprintf(text, sizeof(text), "?");
-  SHADE_THROW << "shade::dist::" << where << ": " << call << " failed with MPI error " << rc
-              << ": " << text;
+  SHADE_THROW << "shade::dist::" << where << ": " << call << " failed with MPI error " << rc << ": "
+              << text;
 }
 
 void CheckInitialized(const char* where) {
@@ -62,8 +62,12 @@ void Reduce16Any(const void* in, void* inout, const int* len, const MPI_Datatype
 }
 
 // NaN propagates like NumPy's maximum / minimum.
-float Max16(float a, float b) { return a != a ? a : (b != b ? b : std::max(a, b)); }
-float Min16(float a, float b) { return a != a ? a : (b != b ? b : std::min(a, b)); }
+float Max16(float a, float b) {
+  return a != a ? a : (b != b ? b : std::max(a, b));
+}
+float Min16(float a, float b) {
+  return a != a ? a : (b != b ? b : std::min(a, b));
+}
 
 void SumFloat16(void* in, void* inout, int* len, MPI_Datatype* type) {
   Reduce16Any(in, inout, len, type, [](float a, float b) { return a + b; });
@@ -100,20 +104,34 @@ void FreeFloat16Types() {
 // The MPI datatype of a dtype flag.
 MPI_Datatype MpiType(int flag) {
   switch (flag) {
-    case kFloat32: return MPI_FLOAT;
-    case kFloat64: return MPI_DOUBLE;
-    case kFloat16: return g_half_type;
-    case kBfloat16: return g_bf16_type;
-    case kUint8: return MPI_UINT8_T;
-    case kInt8: return MPI_INT8_T;
-    case kInt16: return MPI_INT16_T;
-    case kUint16: return MPI_UINT16_T;
-    case kInt32: return MPI_INT32_T;
-    case kUint32: return MPI_UINT32_T;
-    case kInt64: return MPI_INT64_T;
-    case kUint64: return MPI_UINT64_T;
-    case kBool: return MPI_C_BOOL;  // 1 byte on every ABI shade supports, like C++ bool
-    default: break;
+    case kFloat32:
+      return MPI_FLOAT;
+    case kFloat64:
+      return MPI_DOUBLE;
+    case kFloat16:
+      return g_half_type;
+    case kBfloat16:
+      return g_bf16_type;
+    case kUint8:
+      return MPI_UINT8_T;
+    case kInt8:
+      return MPI_INT8_T;
+    case kInt16:
+      return MPI_INT16_T;
+    case kUint16:
+      return MPI_UINT16_T;
+    case kInt32:
+      return MPI_INT32_T;
+    case kUint32:
+      return MPI_UINT32_T;
+    case kInt64:
+      return MPI_INT64_T;
+    case kUint64:
+      return MPI_UINT64_T;
+    case kBool:
+      return MPI_C_BOOL;  // 1 byte on every ABI shade supports, like C++ bool
+    default:
+      break;
   }
   SHADE_THROW << "shade::dist: no MPI datatype for dtype flag " << flag;
 }
@@ -180,12 +198,17 @@ std::vector<index_t> WithLeading(index_t lead, IndexSpan rest) {
 
 // ------------------------------------------------------------------ checked mode
 enum class Kind : std::int64_t {
-  kAllreduce = 1, kBroadcast, kAllgather, kReduceScatter, kGather, kScatter
+  kAllreduce = 1,
+  kBroadcast,
+  kAllgather,
+  kReduceScatter,
+  kGather,
+  kScatter
 };
 
 const char* KindName(std::int64_t k) {
-  static const char* kNames[] = {"?",         "Allreduce", "Broadcast", "Allgather",
-                                 "ReduceScatter", "Gather", "Scatter"};
+  static const char* kNames[] = {"?",      "Allreduce", "Broadcast", "Allgather", "ReduceScatter",
+                                 "Gather", "Scatter"};
   return k >= 1 && k <= 6 ? kNames[k] : "?";
 }
 
@@ -220,9 +243,8 @@ std::string DescribeHeader(const Header& h) {
     os << "a different collective or a non-checked call";
     return os.str();
   }
-  os << KindName(h.v[1]) << " of " << (IsValidTypeFlag(static_cast<int>(h.v[4]))
-                                           ? TypeFlagName(static_cast<int>(h.v[4]))
-                                           : "?")
+  os << KindName(h.v[1]) << " of "
+     << (IsValidTypeFlag(static_cast<int>(h.v[4])) ? TypeFlagName(static_cast<int>(h.v[4])) : "?")
      << " (";
   const std::int64_t nd = h.v[5];
   for (std::int64_t d = 0; d < std::min<std::int64_t>(nd, kHeaderDims); ++d) {
@@ -244,10 +266,14 @@ std::string DescribeHeader(const Header& h) {
 // ------------------------------------------------------------------ public free functions
 const char* ReduceOpName(ReduceOp op) {
   switch (op) {
-    case ReduceOp::kSum: return "sum";
-    case ReduceOp::kMax: return "max";
-    case ReduceOp::kMin: return "min";
-    case ReduceOp::kProd: return "prod";
+    case ReduceOp::kSum:
+      return "sum";
+    case ReduceOp::kMax:
+      return "max";
+    case ReduceOp::kMin:
+      return "min";
+    case ReduceOp::kProd:
+      return "prod";
   }
   return "?";
 }
@@ -329,8 +355,7 @@ void ExchangeHeaders(const Communicator::Impl& c, const Header& mine, const char
   Header h = mine;
   if (!local_error.empty()) h.v[0] = -1;  // "this rank refused its arguments"
   std::vector<Header> all(static_cast<std::size_t>(c.size));
-  CheckMpi(MPI_Allgather(h.v, kHeaderLen, MPI_INT64_T, all.data(), kHeaderLen, MPI_INT64_T,
-                         c.comm),
+  CheckMpi(MPI_Allgather(h.v, kHeaderLen, MPI_INT64_T, all.data(), kHeaderLen, MPI_INT64_T, c.comm),
            "MPI_Allgather (checked-mode header)", where);
   std::ostringstream diff;
   bool mismatch = false;
@@ -373,8 +398,8 @@ void Guard(const Communicator::Impl& c, bool checked, const char* where, const H
 
 void CheckRoot(const Communicator::Impl& c, int root, const char* where) {
   SHADE_CHECK(root >= 0 && root < c.size)
-      << "shade::dist::" << where << ": root " << root << " is not a rank of this communicator (size "
-      << c.size << ")";
+      << "shade::dist::" << where << ": root " << root
+      << " is not a rank of this communicator (size " << c.size << ")";
 }
 
 }  // namespace
@@ -388,10 +413,18 @@ Communicator Communicator::World() {
   return c;
 }
 
-int Communicator::rank() const { return impl().rank; }
-int Communicator::size() const { return impl().size; }
-void Communicator::set_checked(bool checked) { checked_ = checked; }
-bool Communicator::checked() const { return checked_; }
+int Communicator::rank() const {
+  return impl().rank;
+}
+int Communicator::size() const {
+  return impl().size;
+}
+void Communicator::set_checked(bool checked) {
+  checked_ = checked;
+}
+bool Communicator::checked() const {
+  return checked_;
+}
 
 Communicator Communicator::Split(int color, int key) const {
   const Impl& c = impl();
@@ -412,7 +445,9 @@ void Communicator::Allreduce(const NDArray& x, ReduceOp op) const {
   IAllreduce(x, op).Wait();
 }
 
-void Communicator::Broadcast(const NDArray& x, int root) const { IBroadcast(x, root).Wait(); }
+void Communicator::Broadcast(const NDArray& x, int root) const {
+  IBroadcast(x, root).Wait();
+}
 
 NDArray Communicator::Allgather(const NDArray& x) const {
   const Impl& c = impl();
@@ -422,8 +457,7 @@ NDArray Communicator::Allgather(const NDArray& x) const {
   NDArray out = NDArray::Empty(WithLeading(c.size, x.sizes()), x.type_flag());
   const int n = MpiCount(x.numel(), "Allgather");
   const MPI_Datatype t = MpiType(x.type_flag());
-  CheckMpi(MPI_Allgather(NonNull(p.buffer.data_ptr()), n, t, NonNull(out.data_ptr()), n, t,
-                         c.comm),
+  CheckMpi(MPI_Allgather(NonNull(p.buffer.data_ptr()), n, t, NonNull(out.data_ptr()), n, t, c.comm),
            "MPI_Allgather", "Allgather");
   return out;
 }
@@ -432,8 +466,7 @@ NDArray Communicator::ReduceScatter(const NDArray& x, ReduceOp op) const {
   const Impl& c = impl();
   Packed p;
   Guard(c, checked_, "ReduceScatter",
-        x.defined() ? MakeHeader(Kind::kReduceScatter, x, 0, static_cast<int>(op)) : Header{},
-        [&] {
+        x.defined() ? MakeHeader(Kind::kReduceScatter, x, 0, static_cast<int>(op)) : Header{}, [&] {
           p = Pack(x, "ReduceScatter");
           SHADE_CHECK(x.ndim() >= 1 && x.size(0) % c.size == 0)
               << "shade::dist::ReduceScatter: the leading dimension of " << x
@@ -452,11 +485,10 @@ NDArray Communicator::ReduceScatter(const NDArray& x, ReduceOp op) const {
 NDArray Communicator::Gather(const NDArray& x, int root) const {
   const Impl& c = impl();
   Packed p;
-  Guard(c, checked_, "Gather", x.defined() ? MakeHeader(Kind::kGather, x, root, 0) : Header{},
-        [&] {
-          CheckRoot(c, root, "Gather");
-          p = Pack(x, "Gather");
-        });
+  Guard(c, checked_, "Gather", x.defined() ? MakeHeader(Kind::kGather, x, root, 0) : Header{}, [&] {
+    CheckRoot(c, root, "Gather");
+    p = Pack(x, "Gather");
+  });
   NDArray out;
   if (c.rank == root) out = NDArray::Empty(WithLeading(c.size, x.sizes()), x.type_flag());
   const int n = MpiCount(x.numel(), "Gather");
@@ -470,8 +502,8 @@ NDArray Communicator::Gather(const NDArray& x, int root) const {
 void Communicator::Scatter(const NDArray& src, const NDArray& dst, int root) const {
   const Impl& c = impl();
   Packed d, s;
-  Guard(c, checked_, "Scatter",
-        dst.defined() ? MakeHeader(Kind::kScatter, dst, root, 0) : Header{}, [&] {
+  Guard(c, checked_, "Scatter", dst.defined() ? MakeHeader(Kind::kScatter, dst, root, 0) : Header{},
+        [&] {
           CheckRoot(c, root, "Scatter");
           d = Pack(dst, "Scatter");
           if (c.rank != root) return;
@@ -480,8 +512,8 @@ void Communicator::Scatter(const NDArray& src, const NDArray& dst, int root) con
                       src.type_flag() == dst.type_flag())
               << "shade::dist::Scatter: root's source " << src << " must be "
               << TypeFlagName(dst.type_flag()) << " of sizes "
-              << IndexSpan(WithLeading(c.size, dst.sizes())) << " (communicator size "
-              << c.size << " times the destination " << dst << ")";
+              << IndexSpan(WithLeading(c.size, dst.sizes())) << " (communicator size " << c.size
+              << " times the destination " << dst << ")";
           s = Pack(src, "Scatter");
         });
   const int n = MpiCount(dst.numel(), "Scatter");
@@ -518,7 +550,9 @@ Request::~Request() {
   }
 }
 
-bool Request::done() const { return impl_ == nullptr; }
+bool Request::done() const {
+  return impl_ == nullptr;
+}
 
 void Request::Wait() {
   if (impl_ == nullptr) return;
@@ -546,8 +580,7 @@ Request Communicator::IAllreduce(const NDArray& x, ReduceOp op) const {
   auto r = std::make_unique<Request::Impl>();
   r->where = "Allreduce";
   Guard(c, checked_, "Allreduce",
-        x.defined() ? MakeHeader(Kind::kAllreduce, x, 0, static_cast<int>(op)) : Header{},
-        [&] {
+        x.defined() ? MakeHeader(Kind::kAllreduce, x, 0, static_cast<int>(op)) : Header{}, [&] {
           r->packed = Pack(x, "Allreduce");
           MpiOp(op, x.type_flag());  // validates op
         });
@@ -562,14 +595,14 @@ Request Communicator::IBroadcast(const NDArray& x, int root) const {
   const Impl& c = impl();
   auto r = std::make_unique<Request::Impl>();
   r->where = "Broadcast";
-  Guard(c, checked_, "Broadcast",
-        x.defined() ? MakeHeader(Kind::kBroadcast, x, root, 0) : Header{}, [&] {
+  Guard(c, checked_, "Broadcast", x.defined() ? MakeHeader(Kind::kBroadcast, x, root, 0) : Header{},
+        [&] {
           CheckRoot(c, root, "Broadcast");
           r->packed = Pack(x, "Broadcast");
         });
   const int n = MpiCount(x.numel(), "Broadcast");
-  CheckMpi(MPI_Ibcast(NonNull(r->packed.buffer.data_ptr()), n, MpiType(x.type_flag()), root,
-                      c.comm, &r->request),
+  CheckMpi(MPI_Ibcast(NonNull(r->packed.buffer.data_ptr()), n, MpiType(x.type_flag()), root, c.comm,
+                      &r->request),
            "MPI_Ibcast", "Broadcast");
   return Request(std::move(r));
 }
@@ -586,9 +619,9 @@ BucketedAllreduce::BucketedAllreduce(Communicator comm, std::vector<NDArray> arr
     const NDArray& a = arrays_[i];
     CheckArray(a, "BucketedAllreduce", ("array " + std::to_string(i)).c_str());
     const std::size_t bytes = a.nbytes();
-    const bool fits = !buckets_.empty() && bucket_flag.back() == a.type_flag() &&
-                      static_cast<std::size_t>(bucket_elems.back()) * a.itemsize() + bytes <=
-                          bucket_bytes;
+    const bool fits =
+        !buckets_.empty() && bucket_flag.back() == a.type_flag() &&
+        static_cast<std::size_t>(bucket_elems.back()) * a.itemsize() + bytes <= bucket_bytes;
     if (!fits) {
       buckets_.emplace_back();
       bucket_elems.push_back(0);

@@ -15,9 +15,9 @@
 
 namespace {
 
+using shade::index_t;
 using shade::IndexSpan;
 using shade::NDArray;
-using shade::index_t;
 using shade::dist::Communicator;
 using shade::dist::ReduceOp;
 
@@ -25,7 +25,9 @@ const ReduceOp kOps[] = {ReduceOp::kSum, ReduceOp::kMax, ReduceOp::kMin, ReduceO
 
 // The value rank `r` holds at flat index i: 1..5, so that sums (<= 15 over 3 ranks) and
 // products (<= 125) are exact in every dtype, int8 and bfloat16 included.
-double Value(int r, index_t i) { return static_cast<double>((r * 3 + i * 7 + 1) % 5 + 1); }
+double Value(int r, index_t i) {
+  return static_cast<double>((r * 3 + i * 7 + 1) % 5 + 1);
+}
 
 // The value as the dtype stores it (bool: odd values are true).
 double AsStored(int flag, double v) {
@@ -54,7 +56,8 @@ std::vector<double> Values(const NDArray& a) {
   std::vector<double> out(static_cast<std::size_t>(c.numel()));
   SHADE_TYPE_SWITCH(c.type_flag(), T, {
     const T* p = c.data<T>();
-    for (index_t i = 0; i < c.numel(); ++i) out[static_cast<std::size_t>(i)] = static_cast<double>(p[i]);
+    for (index_t i = 0; i < c.numel(); ++i)
+      out[static_cast<std::size_t>(i)] = static_cast<double>(p[i]);
   });
   return out;
 }
@@ -65,10 +68,18 @@ double Reduced(int flag, ReduceOp op, int size, index_t i) {
   for (int r = 1; r < size; ++r) {
     const double v = AsStored(flag, Value(r, i));
     switch (op) {
-      case ReduceOp::kSum: acc += v; break;
-      case ReduceOp::kMax: acc = std::max(acc, v); break;
-      case ReduceOp::kMin: acc = std::min(acc, v); break;
-      case ReduceOp::kProd: acc *= v; break;
+      case ReduceOp::kSum:
+        acc += v;
+        break;
+      case ReduceOp::kMax:
+        acc = std::max(acc, v);
+        break;
+      case ReduceOp::kMin:
+        acc = std::min(acc, v);
+        break;
+      case ReduceOp::kProd:
+        acc *= v;
+        break;
     }
   }
   return flag == shade::kBool ? static_cast<double>(acc != 0) : acc;
@@ -169,8 +180,7 @@ TEST(Dist, BroadcastAllgatherGatherScatterReduceScatter) {
   const int n = c.size();
   for (int flag = 0; flag < shade::kNumTypeFlags; ++flag) {
     const std::string what = shade::TypeFlagName(flag);
-    for (const std::vector<index_t>& sizes :
-         std::vector<std::vector<index_t>>{{2, 3}, {}, {0}}) {
+    for (const std::vector<index_t>& sizes : std::vector<std::vector<index_t>>{{2, 3}, {}, {0}}) {
       const index_t numel = shade::TShape(sizes.begin(), sizes.end()).Size();
       // Broadcast from every root.
       for (int root = 0; root < n; ++root) {
@@ -255,7 +265,8 @@ TEST(Dist, StaticTensorsAndTBlobs) {
   c.Allreduce(blob, ReduceOp::kSum);
   std::vector<double> got = Values(h);
   for (index_t i = 0; i < 10; ++i) {
-    ASSERT_EQ(got[static_cast<std::size_t>(i)], Reduced(shade::kFloat16, ReduceOp::kSum, c.size(), i));
+    ASSERT_EQ(got[static_cast<std::size_t>(i)],
+              Reduced(shade::kFloat16, ReduceOp::kSum, c.size(), i));
   }
   NDArray h2 = Mine(c, shade::kFloat16, {2, 5});
   c.Broadcast(shade::ToTBlob(h2), 1);
@@ -285,16 +296,16 @@ TEST(Dist, NonBlockingRequests) {
   rb.Wait();  // a finished request may be waited for again
   const std::vector<double> ga = Values(a);
   for (index_t i = 0; i < 1000; ++i) {
-    ASSERT_EQ(ga[static_cast<std::size_t>(i)], Reduced(shade::kFloat64, ReduceOp::kSum, c.size(), i));
+    ASSERT_EQ(ga[static_cast<std::size_t>(i)],
+              Reduced(shade::kFloat64, ReduceOp::kSum, c.size(), i));
   }
   const std::vector<double> gb = Values(b.transpose(0, 1));
   for (index_t i = 0; i < 20; ++i) {
-    ASSERT_EQ(gb[static_cast<std::size_t>(i)], Reduced(shade::kBfloat16, ReduceOp::kProd, c.size(), i));
+    ASSERT_EQ(gb[static_cast<std::size_t>(i)],
+              Reduced(shade::kBfloat16, ReduceOp::kProd, c.size(), i));
   }
   NDArray x = Mine(c, shade::kInt16, {3});
-  {
-    shade::dist::Request r = c.IBroadcast(x, 0);
-  }  // the destructor waits
+  { shade::dist::Request r = c.IBroadcast(x, 0); }  // the destructor waits
   EXPECT_EQ(Values(x), Values(Make(shade::kInt16, {3}, [](index_t i) { return Value(0, i); })));
 }
 
@@ -317,8 +328,8 @@ TEST(Dist, BucketedAllreduceOfManyArrays) {
   EXPECT_NE(buckets.bucket_of(7), buckets.bucket_of(8)) << "a bucket holds one dtype";
   for (int round = 0; round < 2; ++round) {
     for (int k = 11; k >= 0; --k) {
-      arrays[static_cast<std::size_t>(k)].copy_(Mine(c, flags[static_cast<std::size_t>(k)],
-                                                     sizes[static_cast<std::size_t>(k)]));
+      arrays[static_cast<std::size_t>(k)].copy_(
+          Mine(c, flags[static_cast<std::size_t>(k)], sizes[static_cast<std::size_t>(k)]));
       if (k % 3 != 0) buckets.MarkReady(static_cast<std::size_t>(k));  // Wait marks the rest
     }
     EXPECT_TRUE(Contains(ErrorOf([&] { buckets.MarkReady(1); }), "already marked ready"));
