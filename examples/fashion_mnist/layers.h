@@ -279,8 +279,9 @@ class Model {
       grad += p->w().shape_.Size();
       Vector gb(grad, p->b().shape_);
       grad += p->b().shape_.Size();
-      p->KeepGradientApart(gw, gb, on_ready ? std::function<void()>([on_ready, i] { on_ready(i); })
-                                            : std::function<void()>());
+      p->KeepGradientApart(gw, gb,
+                           on_ready ? std::function<void()>([on_ready, i] { on_ready(i); })
+                                    : std::function<void()>());
     }
   }
   /*!

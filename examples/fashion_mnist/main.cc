@@ -46,7 +46,9 @@ std::unique_ptr<DataParallel> MakeParallel(const TrainParam& p, Model* model) {
                    "and reconfigure with -DSHADE_WITH_MPI=ON)";
 #endif
   }
-  if (p.shards > 0) return std::make_unique<DataParallel>(model, std::make_unique<LocalExchange>(), p.shards);
+  if (p.shards > 0) {
+    return std::make_unique<DataParallel>(model, std::make_unique<LocalExchange>(), p.shards);
+  }
   return nullptr;
 }
 
@@ -74,14 +76,16 @@ int Train(const TrainParam& p) {
   std::unique_ptr<DataParallel> parallel = MakeParallel(p, model.get());
   // Only process 0 of a data-parallel run prints and saves.
   const bool root = parallel == nullptr || parallel->rank() == 0;
-  if (root) std::printf("shade Fashion-MNIST: %s, %d epochs, batch %d, lr %g, momentum %g, %d threads, "
-              "%lld training / %lld test images\n",
-              model->name(), p.epochs, p.batch, static_cast<double>(p.lr),
-              static_cast<double>(p.momentum), shade::GetNumThreads(),
-              static_cast<long long>(p.train_limit > 0 && p.train_limit < train.count
-                                         ? p.train_limit : train.count),
-              static_cast<long long>(p.test_limit > 0 && p.test_limit < test.count
-                                         ? p.test_limit : test.count));
+  if (root) {
+    std::printf("shade Fashion-MNIST: %s, %d epochs, batch %d, lr %g, momentum %g, %d threads, "
+                "%lld training / %lld test images\n",
+                model->name(), p.epochs, p.batch, static_cast<double>(p.lr),
+                static_cast<double>(p.momentum), shade::GetNumThreads(),
+                static_cast<long long>(p.train_limit > 0 && p.train_limit < train.count
+                                           ? p.train_limit : train.count),
+                static_cast<long long>(p.test_limit > 0 && p.test_limit < test.count
+                                           ? p.test_limit : test.count));
+  }
   if (root && parallel != nullptr) {
     std::printf("data-parallel: %d processes, global batch %d, %s\n", parallel->size(), p.batch,
                 p.shards > 0 ? ("gradients of " + std::to_string(p.shards) +

@@ -80,8 +80,8 @@ class Trainer {
 
   /*! \brief The SGD step of a batch from now on (data-parallel training; see
    *  data_parallel.h); empty: Model::TrainStep. */
-  using StepFunction = std::function<float(const Matrix& x, const Vector& labels, float lr,
-                                           float momentum)>;
+  using StepFunction =
+      std::function<float(const Matrix& x, const Vector& labels, float lr, float momentum)>;
   /*! \brief Replaces the step (empty restores Model::TrainStep). */
   void set_step(StepFunction step) { step_ = std::move(step); }
 
