@@ -24,15 +24,21 @@ class MpiExchange : public GradientExchange {
   int rank() const override { return comm_.rank(); }
   int size() const override { return comm_.size(); }
   void Setup(float* buffer, const std::vector<shade::index_t>& segment_sizes) override {
-    std::vector<shade::NDArray> segments;
-    for (shade::index_t n : segment_sizes) {
-      segments.push_back(Wrap(buffer, n));
-      buffer += n;
+    // The layers' segments in reverse order: the backward pass finishes the last layers first,
+    // so their bucket travels while the first layers' gradients are still being computed. The
+    // loss (the last segment, known only after the backward pass) stays last.
+    const std::size_t n = segment_sizes.size();
+    order_.resize(n);
+    for (std::size_t i = 0; i < n; ++i) order_[i] = i + 1 == n ? i : n - 2 - i;
+    std::vector<shade::NDArray> segments(n);
+    for (std::size_t i = 0; i < n; ++i) {
+      segments[order_[i]] = Wrap(buffer, segment_sizes[i]);
+      buffer += segment_sizes[i];
     }
     buckets_ = std::make_unique<shade::dist::BucketedAllreduce>(
         comm_, std::move(segments), shade::dist::ReduceOp::kSum, bucket_bytes_);
   }
-  void SegmentReady(std::size_t i) override { buckets_->MarkReady(i); }
+  void SegmentReady(std::size_t i) override { buckets_->MarkReady(order_[i]); }
   void SumSegments() override { buckets_->Wait(); }
   void Allgather(const float* mine, shade::index_t n, float* all) override {
     const shade::NDArray gathered = comm_.Allgather(Wrap(const_cast<float*>(mine), n));
@@ -46,6 +52,7 @@ class MpiExchange : public GradientExchange {
   }
   shade::dist::Communicator comm_;
   std::size_t bucket_bytes_;
+  std::vector<std::size_t> order_;  // segment -> its place in the bucket plan
   std::unique_ptr<shade::dist::BucketedAllreduce> buckets_;
 };
 
