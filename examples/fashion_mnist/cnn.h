@@ -74,9 +74,10 @@ class Conv {
     Matrix col(col_.dptr_, shade::Shape2(cin_ * k_ * k_, cols));
     Matrix tmp(tmp_.dptr_, shade::Shape2(cout_, cols));
     tmp = reshape(swapaxis<1, 0>(dout), tmp.shape_);
-    params_.DecayMomentum(momentum);
-    params_.vw() += dot(tmp, col.T());
-    params_.vb() += sumall_except_dim<1>(dout);
+    params_.BeginGradient(momentum);
+    params_.grad_w() += dot(tmp, col.T());
+    params_.grad_b() += sumall_except_dim<1>(dout);
+    params_.EndGradient();
     if (din != nullptr) {
       col = dot(params_.w().T(), tmp);
       *din = pack_col2patch(col, din->shape_, k_, k_, 1);

@@ -9,6 +9,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstddef>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -49,7 +51,8 @@ struct relu_grad {
  * \brief Mean softmax cross-entropy of `logits` against `labels` (class numbers stored as
  *  floats); writes d loss / d logits into `*grad` (same shape as logits).
  */
-inline float SoftmaxCrossEntropy(const Matrix& logits, const Vector& labels, Matrix* grad) {
+inline float SoftmaxCrossEntropy(const Matrix& logits, const Vector& labels, Matrix* grad,
+                                 shade::index_t normalizer = 0) {
   using namespace shade::expr;  // NOLINT(build/namespaces)
   const shade::index_t b = logits.size(0);
   Softmax(*grad, logits);
@@ -65,7 +68,8 @@ inline float SoftmaxCrossEntropy(const Matrix& logits, const Vector& labels, Mat
     loss -= std::log(std::max(p, 1e-30f));
   }
   SoftmaxGrad(*grad, *grad, labels);  // p - one_hot(label), in place
-  *grad *= 1.0f / static_cast<float>(b);
+  // Data-parallel slices divide by the global batch, so that their gradients add up to it.
+  *grad *= 1.0f / static_cast<float>(normalizer > 0 ? normalizer : b);
   return static_cast<float>(loss / static_cast<double>(b));
 }
 
@@ -98,6 +102,40 @@ class WeightsAndBias {
   void DecayMomentum(float momentum) {
     vw_ *= momentum;
     vb_ *= momentum;
+  }
+  /*!
+   * \brief From now on Backward writes the gradient into `gw` and `gb` (views of W's and b's
+   *  shapes) instead of folding it into the momentum: data-parallel training reduces it over
+   *  the ranks first. `on_ready` (may be empty) runs when the layer's gradient is complete.
+   */
+  void KeepGradientApart(Matrix gw, Vector gb, std::function<void()> on_ready) {
+    gw_ = gw;
+    gb_ = gb;
+    on_ready_ = std::move(on_ready);
+    apart_ = true;
+  }
+  /*! \brief Start of a batch's gradient: v *= momentum, or g = 0 when kept apart. */
+  void BeginGradient(float momentum) {
+    if (apart_) {
+      gw_ = 0.0f;
+      gb_ = 0.0f;
+    } else {
+      DecayMomentum(momentum);
+    }
+  }
+  /*! \brief Where Backward adds W's gradient: the velocity, or the separate buffer. */
+  Matrix grad_w() { return apart_ ? gw_ : Matrix(vw_); }
+  /*! \brief Where Backward adds b's gradient. */
+  Vector grad_b() { return apart_ ? gb_ : Vector(vb_); }
+  /*! \brief End of the layer's gradient (tells a data-parallel trainer it may send it). */
+  void EndGradient() {
+    if (on_ready_) on_ready_();
+  }
+  /*! \brief v = momentum * v + g from the separate gradient (after its reduction). */
+  void FoldGradient(float momentum) {
+    DecayMomentum(momentum);
+    vw_ += gw_;
+    vb_ += gb_;
   }
   /*! \brief Velocity of W (the gradient is added into it). */
   MatrixContainer& vw() { return vw_; }
@@ -138,6 +176,11 @@ class WeightsAndBias {
   VectorContainer b_;
   MatrixContainer vw_;
   VectorContainer vb_;
+  // Separate gradient buffers (data-parallel training only).
+  bool apart_ = false;
+  Matrix gw_;
+  Vector gb_;
+  std::function<void()> on_ready_;
 };
 
 /*!
@@ -166,9 +209,10 @@ class Dense {
    */
   void Backward(const Matrix& x, const Matrix& dy, Matrix* dx, float momentum) {
     using namespace shade::expr;  // NOLINT(build/namespaces)
-    params_.DecayMomentum(momentum);
-    params_.vw() += dot(x.T(), dy);
-    params_.vb() += sum_rows(dy);
+    params_.BeginGradient(momentum);
+    params_.grad_w() += dot(x.T(), dy);
+    params_.grad_b() += sum_rows(dy);
+    params_.EndGradient();
     if (dx != nullptr) *dx = dot(dy, params_.w().T());
   }
   /*! \brief The layer's weights, bias and momentum. */
@@ -211,6 +255,66 @@ class Model {
     for (const LayerParameters& layer : Parameters()) layer.params->Update(lr);
     return loss;
   }
+  // ----------------------------------------------------- data-parallel training (train.h)
+  /*! \brief Number of trainable scalars (every layer's W and b). */
+  shade::index_t NumParameters() {
+    shade::index_t n = 0;
+    for (const LayerParameters& layer : Parameters()) {
+      n += layer.params->w().shape_.Size() + layer.params->b().shape_.Size();
+    }
+    return n;
+  }
+  /*! \brief Number of layers (the `layer` of the hook below). */
+  std::size_t NumLayers() { return Parameters().size(); }
+  /*!
+   * \brief Backward writes gradients into `grad` (NumParameters() floats: each layer's W then
+   *  b, in Parameters() order) instead of the momentum; `on_ready(layer)` runs as each layer's
+   *  gradient completes (last layer first).
+   */
+  void KeepGradientsIn(float* grad, const std::function<void(std::size_t)>& on_ready) {
+    std::vector<LayerParameters> layers = Parameters();
+    for (std::size_t i = 0; i < layers.size(); ++i) {
+      WeightsAndBias* p = layers[i].params;
+      Matrix gw(grad, p->w().shape_);
+      grad += p->w().shape_.Size();
+      Vector gb(grad, p->b().shape_);
+      grad += p->b().shape_.Size();
+      p->KeepGradientApart(gw, gb,
+                           on_ready ? std::function<void()>([on_ready, i] { on_ready(i); })
+                                    : std::function<void()>());
+    }
+  }
+  /*!
+   * \brief Forward and backward of one slice of a batch into the gradient buffers (after
+   *  KeepGradientsIn), the loss gradient divided by `normalizer` (the whole batch's size);
+   *  returns the slice's mean cross-entropy.
+   */
+  float ComputeGradient(const Matrix& x, const Vector& labels, shade::index_t normalizer) {
+    const shade::index_t b = x.size(0);
+    Matrix logits = logits_.Slice(0, b), dlogits = dlogits_.Slice(0, b);
+    Forward(x, &logits);
+    const float loss = SoftmaxCrossEntropy(logits, labels, &dlogits, normalizer);
+    Backward(x, dlogits, 0.0f);
+    return loss;
+  }
+  /*! \brief The SGD step from the (reduced) gradient buffers: v = momentum v + g; w -= lr v. */
+  void ApplyGradient(float lr, float momentum) {
+    for (const LayerParameters& layer : Parameters()) {
+      layer.params->FoldGradient(momentum);
+      layer.params->Update(lr);
+    }
+  }
+  /*! \brief Every layer's W and b, in the order of the gradient buffer. */
+  std::vector<Matrix> Weights() {
+    std::vector<Matrix> out;
+    for (const LayerParameters& layer : Parameters()) {
+      out.push_back(layer.params->w());
+      const Vector& b = layer.params->b();
+      out.push_back(Matrix(b.dptr_, shade::Shape2(1, b.size(0))));
+    }
+    return out;
+  }
+
   /*! \brief Writes the weights (not the momentum), layer by layer. */
   void Save(shade::io::Stream* fo) const {
     // Parameters() only lists the layers; nothing is modified through it here.

@@ -49,6 +49,12 @@ struct TrainParam : public shade::Parameter<TrainParam> {
   int train_limit;
   /*! \brief Evaluate on only the first N test images (0 = all). */
   int test_limit;
+  /*! \brief Data-parallel training over the MPI processes of mpirun (docs/distributed.md). */
+  bool dist;
+  /*! \brief 0: Allreduce of one slice per process; S: S slices summed in a fixed order. */
+  int shards;
+  /*! \brief Gradient bucket size of the Allreduce, KiB. */
+  int bucket_kb;
   SHADE_DECLARE_PARAMETER(TrainParam) {
     SHADE_DECLARE_FIELD(epochs).set_default(10).set_range(0, 100000).describe(
         "Passes over the training set (0 with --load only evaluates).");
@@ -79,6 +85,17 @@ struct TrainParam : public shade::Parameter<TrainParam> {
         "Train on the first N training images only (0: all 60000), for quick runs.");
     SHADE_DECLARE_FIELD(test_limit).set_default(0).set_lower_bound(0).describe(
         "Evaluate on the first N test images only (0: all 10000).");
+    SHADE_DECLARE_FIELD(dist).set_default(false).describe(
+        "Data-parallel training over the processes of mpirun -np N (needs shade built with "
+        "MPI): each global batch is split across the processes and the gradients are "
+        "averaged; process 0 prints and saves.");
+    SHADE_DECLARE_FIELD(shards).set_default(0).set_range(0, 4096).describe(
+        "0: each process's slice is summed by Allreduce (rounding order is MPI's). S > 0: the "
+        "deterministic mode: every batch is cut into S slices whose gradients are summed in "
+        "slice order, giving the same bits for any number of processes dividing S (also "
+        "without --dist).");
+    SHADE_DECLARE_FIELD(bucket_kb).set_default(1024).set_range(1, 1 << 20).describe(
+        "With --dist: gradients are reduced in buckets of this many KiB.");
   }
 };
 SHADE_REGISTER_PARAMETER(TrainParam);
@@ -103,6 +120,10 @@ inline CommandLine ParseCommandLine(const std::vector<std::string>& args) {
     const std::string& a = args[i];
     if (a == "--help" || a == "-h") {
       cl.help = true;
+      continue;
+    }
+    if (a == "--dist") {  // a flag: "mpirun -np 2 fashion_mnist --dist"
+      kv.emplace_back("dist", "1");
       continue;
     }
     if (a.size() < 3 || a.compare(0, 2, "--") != 0) {

@@ -10,8 +10,10 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
+#include <functional>
 #include <random>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "data.h"
@@ -76,6 +78,13 @@ class Trainer {
         y_(shade::Shape1(model->max_batch())),
         logits_(shade::Shape2(model->max_batch(), kClasses)) {}
 
+  /*! \brief The SGD step of a batch from now on (data-parallel training; see
+   *  data_parallel.h); empty: Model::TrainStep. */
+  using StepFunction =
+      std::function<float(const Matrix& x, const Vector& labels, float lr, float momentum)>;
+  /*! \brief Replaces the step (empty restores Model::TrainStep). */
+  void set_step(StepFunction step) { step_ = std::move(step); }
+
   /*! \brief One pass over the first `limit` training images (0: all) in a fresh random order. */
   EpochStats TrainEpoch(const Split& train, std::int64_t limit, float lr, float momentum,
                         int epoch, int epochs, ProgressBar* bar) {
@@ -94,7 +103,8 @@ class Trainer {
                     sizeof(float) * kImageSize);
         y_[i] = static_cast<float>(train.labels[static_cast<std::size_t>(src)]);
       }
-      const float loss = model_->TrainStep(x_.Slice(0, b), y_.Slice(0, b), lr, momentum);
+      const float loss = step_ ? step_(x_.Slice(0, b), y_.Slice(0, b), lr, momentum)
+                               : model_->TrainStep(x_.Slice(0, b), y_.Slice(0, b), lr, momentum);
       loss_sum += static_cast<double>(loss) * static_cast<double>(b);
       st.images += b;
       const double secs =
@@ -130,6 +140,7 @@ class Trainer {
 
  private:
   Model* model_;
+  StepFunction step_;
   std::mt19937_64 rng_;
   std::vector<std::int64_t> order_;
   MatrixContainer x_;
