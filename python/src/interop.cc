@@ -1,0 +1,447 @@
+// The Python array object and everything that crosses the Python/shade boundary: pending
+// expressions, operand conversion, dtypes, the buffer protocol, DLPack and error translation.
+#include <Python.h>
+#include <pybind11/stl.h>
+
+#include <algorithm>
+#include <cctype>
+#include <cstring>
+#include <string>
+#include <unordered_set>
+#include <utility>
+
+#include "shade/io/dlpack.h"
+#include "shade/ndarray/shape_ops.h"
+#include "shade/param/parameter.h"
+#include "shade_py.h"
+
+namespace shade {
+namespace python {
+
+// ------------------------------------------------------------------ pending expressions
+
+namespace {
+// Every PyArray whose expression has not run (the GIL guards it).
+std::unordered_set<PyArray*>& PendingSet() {
+  static auto* set = new std::unordered_set<PyArray*>();  // never destroyed: outlives modules
+  return *set;
+}
+std::int64_t g_evaluations = 0;
+}  // namespace
+
+PyArray::PyArray(Expr expr) : expr_(std::make_unique<Expr>(std::move(expr))) {
+  PendingSet().insert(this);
+}
+
+PyArray::~PyArray() {
+  if (expr_) PendingSet().erase(this);
+}
+
+const NDArray& PyArray::Get() {
+  if (expr_) {
+    NDArray result;
+    {
+      py::gil_scoped_release release;
+      result = expr_->eval();
+    }
+    CountEvaluation();
+    array_ = std::move(result);
+    PendingSet().erase(this);
+    expr_.reset();
+  }
+  return array_;
+}
+
+void EvaluateAllPending() {
+  if (PendingSet().empty()) return;
+  const std::vector<PyArray*> pending(PendingSet().begin(), PendingSet().end());
+  for (PyArray* p : pending) p->Get();
+}
+
+std::int64_t EvaluationCount() { return g_evaluations; }
+void CountEvaluation() { ++g_evaluations; }
+std::int64_t& LazyMinElements() {
+  static std::int64_t min_elements = 1 << 16;
+  return min_elements;
+}
+
+py::object Wrap(NDArray array) {
+  return py::cast(std::make_unique<PyArray>(std::move(array)));
+}
+
+py::object WrapExpr(Expr expr) {
+  index_t largest = 0;
+  for (int i = 0; i < expr.num_arrays(); ++i) largest = std::max(largest, expr.array(i).numel());
+  if (largest >= LazyMinElements()) {
+    (void)expr.shape();  // resolves dtypes and shapes: errors surface where the op is written
+    return py::cast(std::make_unique<PyArray>(std::move(expr)));
+  }
+  NDArray result = expr.eval();
+  CountEvaluation();
+  return Wrap(std::move(result));
+}
+
+PyArray* AsPyArray(py::handle h) {
+  static const py::handle type = py::type::of<PyArray>();
+  if (!PyObject_TypeCheck(h.ptr(), reinterpret_cast<PyTypeObject*>(type.ptr()))) return nullptr;
+  return h.cast<PyArray*>();
+}
+
+// ------------------------------------------------------------------ dtypes
+
+namespace {
+const char* const kDTypeNames[kNumTypeFlags] = {
+    "float32", "float64", "float16", "uint8",  "int32",  "int8",  "int64",
+    "bool",    "bfloat16", "int16",  "uint16", "uint32", "uint64"};
+
+int FlagOfName(const std::string& name) {
+  for (int f = 0; f < kNumTypeFlags; ++f) {
+    if (name == kDTypeNames[f]) return f;
+  }
+  return -1;
+}
+
+// Module-lifetime Python objects are leaked on purpose: static destructors run after the
+// interpreter is gone, where a decref would crash.
+py::module_& NumPy() {
+  static auto* np = new py::module_(py::module_::import("numpy"));
+  return *np;
+}
+}  // namespace
+
+int ParseDType(py::handle h) {
+  if (h.is_none()) return -1;
+  if (py::isinstance<py::str>(h)) {
+    const int f = FlagOfName(h.cast<std::string>());
+    if (f >= 0) return f;
+  }
+  if (py::hasattr(h, "_shade_dtype_flag")) return h.attr("_shade_dtype_flag").cast<int>();
+  py::object dt;
+  try {
+    dt = NumPy().attr("dtype")(h);
+  } catch (py::error_already_set&) {
+    throw py::type_error("shade: data type " + py::repr(h).cast<std::string>() + " not understood");
+  }
+  const int f = FlagOfName(dt.attr("name").cast<std::string>());
+  if (f < 0) {
+    throw py::type_error("shade: unsupported dtype " + py::str(dt).cast<std::string>() +
+                         " (supported: bool, int8-64, uint8-64, float16/32/64, bfloat16)");
+  }
+  return f;
+}
+
+py::object DTypeObject(int flag) {
+  static auto* cache = new py::object[kNumTypeFlags];  // leaked: see NumPy()
+  SHADE_CHECK(IsValidTypeFlag(flag)) << "unknown dtype flag " << flag;
+  if (!cache[flag]) {
+    if (flag == kBfloat16) {
+      cache[flag] = py::module_::import("shade").attr("bfloat16");
+    } else {
+      cache[flag] = NumPy().attr("dtype")(kDTypeNames[flag]);
+    }
+  }
+  return cache[flag];
+}
+
+AxisSet ParseAxes(py::handle h) {
+  if (h.is_none()) return AxisSet::All();
+  if (py::isinstance<py::int_>(h)) return AxisSet(h.cast<index_t>());
+  return AxisSet(h.cast<std::vector<index_t>>());
+}
+
+std::vector<index_t> ParseShape(py::handle h) {
+  if (PyIndex_Check(h.ptr())) return {py::reinterpret_borrow<py::int_>(PyNumber_Index(h.ptr())).cast<index_t>()};
+  return h.cast<std::vector<index_t>>();
+}
+
+// ------------------------------------------------------------------ buffers in
+
+namespace {
+// shade flag of a buffer format ("<f", "=i", "?", ...) and item size; -1 when unsupported.
+int FlagOfFormat(const char* format, Py_ssize_t itemsize) {
+  if (format == nullptr) return kUint8;
+  std::string f(format);
+  if (!f.empty() && (f[0] == '@' || f[0] == '=' || f[0] == '<')) f.erase(0, 1);
+  if (f.size() != 1) return -1;
+  const char c = f[0];
+  if (c == '?') return kBool;
+  if (c == 'e') return kFloat16;
+  if (c == 'f') return kFloat32;
+  if (c == 'd') return kFloat64;
+  const bool is_signed = std::strchr("bhilq", c) != nullptr;
+  const bool is_unsigned = std::strchr("BHILQN", c) != nullptr;
+  if (!is_signed && !is_unsigned) return -1;
+  switch (itemsize) {
+    case 1: return is_signed ? kInt8 : kUint8;
+    case 2: return is_signed ? kInt16 : kUint16;
+    case 4: return is_signed ? kInt32 : kUint32;
+    case 8: return is_signed ? kInt64 : kUint64;
+    default: return -1;
+  }
+}
+
+// Releases an exported buffer from any thread (the last NDArray may die without the GIL).
+void ReleaseBuffer(Py_buffer* view) {
+  if (Py_IsInitialized()) {
+    PyGILState_STATE state = PyGILState_Ensure();
+    PyBuffer_Release(view);
+    PyGILState_Release(state);
+  }
+  delete view;
+}
+
+// An NDArray over the buffer's memory without a copy, or undefined when the layout cannot be
+// described by shade's non-negative element strides (a copy is made by the caller then).
+NDArray ViewBuffer(Py_buffer* view, int flag) {
+  const Py_ssize_t itemsize = view->itemsize;
+  std::vector<index_t> sizes(view->ndim), strides(view->ndim);
+  index_t numel = 1;
+  for (int d = 0; d < view->ndim; ++d) numel *= view->shape[d];
+  for (int d = 0; d < view->ndim; ++d) {
+    sizes[d] = view->shape[d];
+    const Py_ssize_t s = view->strides ? view->strides[d] : 0;
+    if (numel > 0 && (s < 0 || s % itemsize != 0)) return NDArray();
+    strides[d] = s / itemsize;
+  }
+  if (view->strides == nullptr) strides = ContiguousStrides(sizes);
+  if (numel > 0 && reinterpret_cast<std::uintptr_t>(view->buf) % TypeFlagSize(flag) != 0) return NDArray();
+  return NDArray::FromBlob(view->buf, sizes, strides, TypeMeta::FromFlag(flag),
+                           [view](void*) { ReleaseBuffer(view); });
+}
+
+// NDArray from an object with the buffer protocol: a view when the buffer is writable and its
+// layout fits, else a copy. Returns undefined when h exports no buffer.
+NDArray FromBuffer(py::handle h) {
+  auto* view = new Py_buffer();
+  bool writable = true;
+  if (PyObject_GetBuffer(h.ptr(), view, PyBUF_RECORDS) != 0) {
+    PyErr_Clear();
+    writable = false;
+    if (PyObject_GetBuffer(h.ptr(), view, PyBUF_RECORDS_RO) != 0) {
+      PyErr_Clear();
+      delete view;
+      return NDArray();
+    }
+  }
+  const int flag = FlagOfFormat(view->format, view->itemsize);
+  if (flag < 0) {
+    const std::string fmt = view->format ? view->format : "B";
+    PyBuffer_Release(view);
+    delete view;
+    throw py::type_error("shade.asarray: unsupported buffer format '" + fmt +
+                         "' (non-native byte order or a non-numeric type)");
+  }
+  if (writable) {
+    NDArray shared = ViewBuffer(view, flag);
+    if (shared.defined()) return shared;
+  }
+  // Read-only buffers (shade cannot enforce read-only access) and layouts shade cannot view are
+  // copied into a contiguous array.
+  std::vector<index_t> sizes(view->shape, view->shape + view->ndim);
+  NDArray copy = NDArray::Empty(sizes, flag);
+  const int rc = PyBuffer_ToContiguous(copy.data_ptr(), view, static_cast<Py_ssize_t>(copy.nbytes()), 'C');
+  PyBuffer_Release(view);
+  delete view;
+  if (rc != 0) throw py::error_already_set();
+  return copy;
+}
+}  // namespace
+
+NDArray AsNDArray(py::handle h) {
+  if (PyArray* p = AsPyArray(h)) return p->Get();
+  if (PyObject_CheckBuffer(h.ptr())) {
+    NDArray a = FromBuffer(h);
+    if (a.defined()) return a;
+  }
+  if (py::hasattr(h, "__dlpack__") && !py::hasattr(h, "__array_interface__")) {
+    return py::module_::import("shade._shade").attr("from_dlpack")(h).cast<PyArray*>()->Get();
+  }
+  // Sequences and scalars: NumPy decides the dtype as it would for np.asarray.
+  py::object arr = NumPy().attr("asarray")(h);
+  NDArray a = FromBuffer(arr);
+  SHADE_CHECK(a.defined()) << "shade.asarray: cannot convert the object";
+  return a;
+}
+
+std::optional<Expr> ToOperand(py::handle h, bool strict) {
+  if (PyArray* p = AsPyArray(h)) return p->AsExpr();
+  if (PyBool_Check(h.ptr())) return Expr(h.ptr() == Py_True);
+  if (PyLong_CheckExact(h.ptr()) || (PyLong_Check(h.ptr()) && !PyObject_HasAttrString(h.ptr(), "dtype"))) {
+    int overflow = 0;
+    const long long v = PyLong_AsLongLongAndOverflow(h.ptr(), &overflow);
+    if (overflow == 0) return Expr(static_cast<std::int64_t>(v));
+    if (overflow > 0) {
+      const unsigned long long u = PyLong_AsUnsignedLongLong(h.ptr());
+      if (!PyErr_Occurred()) return Expr(static_cast<std::uint64_t>(u));
+      PyErr_Clear();
+    }
+    throw py::value_error("shade: Python integer " + py::str(h).cast<std::string>() +
+                          " is out of the int64/uint64 range");
+  }
+  if (PyFloat_CheckExact(h.ptr())) return Expr(PyFloat_AS_DOUBLE(h.ptr()));
+  if (PyComplex_Check(h.ptr())) {
+    if (!strict) return std::nullopt;
+    throw py::type_error("shade: complex numbers are not supported");
+  }
+  const bool array_like = PyObject_CheckBuffer(h.ptr()) || PySequence_Check(h.ptr()) ||
+                          PyFloat_Check(h.ptr()) || PyLong_Check(h.ptr()) ||
+                          py::hasattr(h, "__array_interface__") || py::hasattr(h, "__dlpack__");
+  if (!array_like || py::isinstance<py::str>(h) || py::isinstance<py::bytes>(h)) {
+    if (!strict) return std::nullopt;
+    throw py::type_error("shade: unsupported operand type " +
+                         py::str(py::type::handle_of(h).attr("__name__")).cast<std::string>());
+  }
+  return Expr(AsNDArray(h));
+}
+
+// ------------------------------------------------------------------ buffers and DLPack out
+
+namespace {
+// Buffer-protocol format of each dtype (LP64: 'l' is int64, so NumPy picks np.int64 itself).
+const char* FormatOf(int flag) {
+  switch (flag) {
+    case kBool: return "?";
+    case kInt8: return "b";
+    case kUint8: return "B";
+    case kInt16: return "h";
+    case kUint16: return "H";
+    case kInt32: return "i";
+    case kUint32: return "I";
+    case kInt64: return "l";
+    case kUint64: return "L";
+    case kFloat16: return "e";
+    case kFloat32: return "f";
+    case kFloat64: return "d";
+    default: return nullptr;
+  }
+}
+
+void DLPackCapsuleDestructor(PyObject* capsule) {
+  // A capsule nobody consumed still owns its tensor (the consumer renames it to used_dltensor).
+  if (PyCapsule_IsValid(capsule, "dltensor")) {
+    auto* t = static_cast<DLManagedTensor*>(PyCapsule_GetPointer(capsule, "dltensor"));
+    if (t != nullptr && t->deleter != nullptr) t->deleter(t);
+  }
+}
+
+// Wraps a producer's tensor so that its deleter runs with the GIL held (NumPy's deleter drops a
+// Python reference, and the last shade array may die on any thread).
+struct GilManagedTensor {
+  DLManagedTensor outer;
+  DLManagedTensor* inner;
+  static void Delete(DLManagedTensor* self) {
+    auto* w = static_cast<GilManagedTensor*>(self->manager_ctx);
+    if (w->inner->deleter != nullptr && Py_IsInitialized()) {
+      PyGILState_STATE state = PyGILState_Ensure();
+      w->inner->deleter(w->inner);
+      PyGILState_Release(state);
+    }
+    delete w;
+  }
+};
+
+py::object FromDLPackObject(py::handle obj) {
+  py::object capsule;
+  if (PyCapsule_CheckExact(obj.ptr())) {
+    capsule = py::reinterpret_borrow<py::object>(obj);
+  } else if (py::hasattr(obj, "__dlpack__")) {
+    capsule = obj.attr("__dlpack__")();
+  } else {
+    throw py::type_error("shade.from_dlpack: the object has no __dlpack__ method");
+  }
+  if (!PyCapsule_IsValid(capsule.ptr(), "dltensor")) {
+    throw py::value_error("shade.from_dlpack: expected an unconsumed 'dltensor' capsule");
+  }
+  auto* inner = static_cast<DLManagedTensor*>(PyCapsule_GetPointer(capsule.ptr(), "dltensor"));
+  auto* w = new GilManagedTensor{*inner, inner};
+  w->outer.manager_ctx = w;
+  w->outer.deleter = &GilManagedTensor::Delete;
+  NDArray a;
+  try {
+    a = io::FromDLPack(&w->outer);
+  } catch (...) {
+    delete w;  // nothing was taken: the capsule still owns the producer's tensor
+    throw;
+  }
+  PyCapsule_SetName(capsule.ptr(), "used_dltensor");
+  return Wrap(std::move(a));
+}
+}  // namespace
+
+void BindInterop(py::module_& m, py::class_<PyArray>& cls) {
+  cls.def_buffer([](PyArray& self) -> py::buffer_info {
+    const NDArray& a = self.Get();
+    const char* format = FormatOf(a.type_flag());
+    if (format == nullptr) {
+      throw py::type_error(std::string("shade.ndarray: dtype ") + TypeFlagName(a.type_flag()) +
+                           " has no buffer format (astype(shade.float32) first)");
+    }
+    const auto itemsize = static_cast<py::ssize_t>(a.itemsize());
+    std::vector<py::ssize_t> shape(a.sizes().begin(), a.sizes().end());
+    std::vector<py::ssize_t> strides;
+    for (index_t s : a.strides()) strides.push_back(static_cast<py::ssize_t>(s) * itemsize);
+    static char empty_data[64];
+    void* data = a.data_ptr() != nullptr ? a.data_ptr() : empty_data;
+    const bool readonly = !a.is_non_overlapping();  // expanded views must not be written
+    return py::buffer_info(data, itemsize, format, a.ndim(), std::move(shape), std::move(strides),
+                           readonly);
+  });
+  cls.def(
+      "__dlpack__",
+      [](PyArray& self, py::object stream) {
+        if (!stream.is_none()) throw py::value_error("shade.ndarray.__dlpack__: CPU arrays take stream=None");
+        DLManagedTensor* t = io::ToDLPack(self.Get());
+        PyObject* cap = PyCapsule_New(t, "dltensor", &DLPackCapsuleDestructor);
+        if (cap == nullptr) {
+          t->deleter(t);
+          throw py::error_already_set();
+        }
+        return py::reinterpret_steal<py::object>(cap);
+      },
+      py::arg("stream") = py::none(), "DLPack capsule sharing this array's memory.");
+  cls.def("__dlpack_device__", [](PyArray&) { return py::make_tuple(1, 0); },
+          "(kDLCPU, 0): shade arrays live in host memory.");
+  m.def("from_dlpack", &FromDLPackObject, py::arg("x"),
+        "Array sharing the memory of any DLPack producer (an object with __dlpack__, or a capsule).");
+}
+
+// ------------------------------------------------------------------ errors
+
+namespace {
+std::string Lower(const char* s) {
+  std::string r(s);
+  std::transform(r.begin(), r.end(), r.begin(), [](unsigned char c) { return std::tolower(c); });
+  return r;
+}
+
+// Python class of a shade::Error. shade has one exception class today (plus ParamError), so the
+// class is chosen from the message; when typed subclasses of shade::Error land, each maps here
+// 1:1 by a catch clause ahead of this fallback.
+PyObject* PythonClassFor(const Error& e) {
+  const std::string msg = Lower(e.what());
+  auto has = [&](const char* word) { return msg.find(word) != std::string::npos; };
+  if (has("out of range") || has("out of bounds")) return PyExc_IndexError;
+  if (has("python-like integer")) return PyExc_OverflowError;
+  if (has("cannot open") || has("no such file")) return PyExc_OSError;
+  if (has("not implemented") || has("only cpu")) return PyExc_NotImplementedError;
+  if (has("not defined for dtype") || has("not supported for") || has("cannot cast") || has("casting rule") || has("element type")) {
+    return PyExc_TypeError;
+  }
+  return PyExc_ValueError;
+}
+}  // namespace
+
+void RegisterErrorTranslator(py::module_&) {
+  py::register_exception_translator([](std::exception_ptr p) {
+    try {
+      if (p) std::rethrow_exception(p);
+    } catch (const ParamError& e) {
+      PyErr_SetString(PyExc_ValueError, e.what());
+    } catch (const Error& e) {
+      PyErr_SetString(PythonClassFor(e), e.what());
+    }
+  });
+}
+
+}  // namespace python
+}  // namespace shade
