@@ -8,6 +8,7 @@ dtypes: shade.float32 etc. are NumPy's scalar types themselves, so ``shade.float
 numpy.float32`` and ``a.dtype == shade.float32`` hold (``a.dtype`` is a ``numpy.dtype``).
 bfloat16, which NumPy lacks, is ``shade.bfloat16``.
 """
+import builtins as _builtins
 import os as _os
 
 import numpy as _np
@@ -62,7 +63,7 @@ def _npz_path(file):
 def _named(args, kwds):
     named = [("arr_%d" % i, a) for i, a in enumerate(args)]
     for key, value in kwds.items():
-        if any(key == n for n, _ in named):
+        if _builtins.any(key == n for n, _ in named):  # shade.any shadows the builtin here
             raise ValueError("Cannot use un-named variables and keyword %s" % key)
         named.append((key, value))
     return named

@@ -7,13 +7,14 @@
 // of shade's index(), which indexes leading dimensions. Assignment writes a view with copy_ when
 // the key is basic; otherwise it indexes a coordinate grid of each dimension with the same key
 // and scatters with index_put_ (the last of repeated indices wins, as NumPy).
+#include "shade/ndarray/indexing.h"
+
 #include <Python.h>
 
 #include <string>
 #include <vector>
 
 #include "shade/ndarray/creation.h"
-#include "shade/ndarray/indexing.h"
 #include "shade/ndarray/shape_ops.h"
 #include "shade_py.h"
 
@@ -23,9 +24,9 @@ namespace {
 
 struct KeyItem {
   enum Kind { kInt, kSlice, kNewAxis, kEllipsis, kArray } kind = kNewAxis;
-  index_t value = 0;   // kInt
-  py::object slice;    // kSlice
-  NDArray array;       // kArray (integer or bool)
+  index_t value = 0;  // kInt
+  py::object slice;   // kSlice
+  NDArray array;      // kArray (integer or bool)
 };
 
 struct ParsedKey {
@@ -56,17 +57,20 @@ ParsedKey ParseKey(py::handle key) {
       item.kind = KeyItem::kSlice;
       item.slice = py::reinterpret_borrow<py::object>(h);
     } else if (!PyBool_Check(h.ptr()) && PyIndex_Check(h.ptr()) &&
-               !(AsPyArray(h) != nullptr || (py::hasattr(h, "ndim") && h.attr("ndim").cast<int>() > 0))) {
+               !(AsPyArray(h) != nullptr ||
+                 (py::hasattr(h, "ndim") && h.attr("ndim").cast<int>() > 0))) {
       item.kind = KeyItem::kInt;
       item.value = py::reinterpret_steal<py::int_>(PyNumber_Index(h.ptr())).cast<index_t>();
     } else {
       item.kind = KeyItem::kArray;
       NDArray a = AsNDArray(h);
-      if (a.numel() == 0 && a.type_flag() != kBool) a = astype(a, kInt64);  // [] is an empty int index
+      if (a.numel() == 0 && a.type_flag() != kBool)
+        a = astype(a, kInt64);  // [] is an empty int index
       const DTypeKind kind = KindOf(a.type_flag());
       if (kind == DTypeKind::kFloat) {
         throw py::index_error(
-            "only integers, slices (`:`), ellipsis (`...`), None and integer or boolean arrays are valid indices");
+            "only integers, slices (`:`), ellipsis (`...`), None and integer or boolean arrays are "
+            "valid indices");
       }
       item.array = a;
       parsed.advanced = true;
@@ -79,9 +83,12 @@ ParsedKey ParseKey(py::handle key) {
 index_t DimsConsumed(const KeyItem& item) {
   switch (item.kind) {
     case KeyItem::kInt:
-    case KeyItem::kSlice: return 1;
-    case KeyItem::kArray: return item.array.type_flag() == kBool ? item.array.ndim() : 1;
-    default: return 0;
+    case KeyItem::kSlice:
+      return 1;
+    case KeyItem::kArray:
+      return item.array.type_flag() == kBool ? item.array.ndim() : 1;
+    default:
+      return 0;
   }
 }
 
@@ -142,8 +149,9 @@ NDArray Index(const NDArray& a, const ParsedKey& key, bool* is_element) {
         } else {
           const index_t n = v.size(d);
           if (it.value < -n || it.value >= n) {
-            throw py::index_error("index " + std::to_string(it.value) + " is out of bounds for axis " +
-                                  std::to_string(d) + " with size " + std::to_string(n));
+            throw py::index_error("index " + std::to_string(it.value) +
+                                  " is out of bounds for axis " + std::to_string(d) +
+                                  " with size " + std::to_string(n));
           }
           v = v.select(d, it.value);
         }
@@ -154,9 +162,10 @@ NDArray Index(const NDArray& a, const ParsedKey& key, bool* is_element) {
         if (it.array.type_flag() == kBool) {
           for (index_t k = 0; k < it.array.ndim(); ++k) {
             if (it.array.size(k) != v.size(d + k)) {
-              throw py::index_error("boolean index did not match indexed array along dimension " +
-                                    std::to_string(d + k) + "; dimension is " + std::to_string(v.size(d + k)) +
-                                    " but corresponding boolean dimension is " + std::to_string(it.array.size(k)));
+              throw py::index_error(
+                  "boolean index did not match indexed array along dimension " +
+                  std::to_string(d + k) + "; dimension is " + std::to_string(v.size(d + k)) +
+                  " but corresponding boolean dimension is " + std::to_string(it.array.size(k)));
             }
           }
           std::vector<NDArray> nz = nonzero(it.array);
@@ -242,7 +251,9 @@ void SetItem(PyArray& self, py::handle key, py::handle value) {
   for (index_t k = 0; k < a.ndim(); ++k) {
     std::vector<index_t> grid_shape(a.ndim(), 1);
     grid_shape[k] = shape[k];
-    NDArray grid = arange(std::int64_t{0}, static_cast<std::int64_t>(shape[k])).reshape(grid_shape).expand(shape);
+    NDArray grid = arange(std::int64_t{0}, static_cast<std::int64_t>(shape[k]))
+                       .reshape(grid_shape)
+                       .expand(shape);
     coords.push_back(Index(grid, parsed, &is_element));
   }
   py::gil_scoped_release release;
@@ -256,10 +267,14 @@ py::object ElementAsScalar(const NDArray& e) {
   if (flag == kBfloat16) return Wrap(e.Clone());
   py::object type = DTypeObject(flag).attr("type");
   switch (KindOf(flag)) {
-    case DTypeKind::kBool: return type(item<bool>(e));
-    case DTypeKind::kUnsigned: return type(item<std::uint64_t>(e));
-    case DTypeKind::kSigned: return type(item<std::int64_t>(e));
-    default: return type(item<double>(e));
+    case DTypeKind::kBool:
+      return type(item<bool>(e));
+    case DTypeKind::kUnsigned:
+      return type(item<std::uint64_t>(e));
+    case DTypeKind::kSigned:
+      return type(item<std::int64_t>(e));
+    default:
+      return type(item<double>(e));
   }
 }
 

@@ -58,8 +58,12 @@ void EvaluateAllPending() {
   for (PyArray* p : pending) p->Get();
 }
 
-std::int64_t EvaluationCount() { return g_evaluations; }
-void CountEvaluation() { ++g_evaluations; }
+std::int64_t EvaluationCount() {
+  return g_evaluations;
+}
+void CountEvaluation() {
+  ++g_evaluations;
+}
 std::int64_t& LazyMinElements() {
   static std::int64_t min_elements = 1 << 16;
   return min_elements;
@@ -91,8 +95,8 @@ PyArray* AsPyArray(py::handle h) {
 
 namespace {
 const char* const kDTypeNames[kNumTypeFlags] = {
-    "float32", "float64", "float16", "uint8",  "int32",  "int8",  "int64",
-    "bool",    "bfloat16", "int16",  "uint16", "uint32", "uint64"};
+    "float32", "float64",  "float16", "uint8",  "int32",  "int8",  "int64",
+    "bool",    "bfloat16", "int16",   "uint16", "uint32", "uint64"};
 
 int FlagOfName(const std::string& name) {
   for (int f = 0; f < kNumTypeFlags; ++f) {
@@ -150,7 +154,8 @@ AxisSet ParseAxes(py::handle h) {
 }
 
 std::vector<index_t> ParseShape(py::handle h) {
-  if (PyIndex_Check(h.ptr())) return {py::reinterpret_borrow<py::int_>(PyNumber_Index(h.ptr())).cast<index_t>()};
+  if (PyIndex_Check(h.ptr()))
+    return {py::reinterpret_borrow<py::int_>(PyNumber_Index(h.ptr())).cast<index_t>()};
   return h.cast<std::vector<index_t>>();
 }
 
@@ -172,11 +177,16 @@ int FlagOfFormat(const char* format, Py_ssize_t itemsize) {
   const bool is_unsigned = std::strchr("BHILQN", c) != nullptr;
   if (!is_signed && !is_unsigned) return -1;
   switch (itemsize) {
-    case 1: return is_signed ? kInt8 : kUint8;
-    case 2: return is_signed ? kInt16 : kUint16;
-    case 4: return is_signed ? kInt32 : kUint32;
-    case 8: return is_signed ? kInt64 : kUint64;
-    default: return -1;
+    case 1:
+      return is_signed ? kInt8 : kUint8;
+    case 2:
+      return is_signed ? kInt16 : kUint16;
+    case 4:
+      return is_signed ? kInt32 : kUint32;
+    case 8:
+      return is_signed ? kInt64 : kUint64;
+    default:
+      return -1;
   }
 }
 
@@ -204,7 +214,8 @@ NDArray ViewBuffer(Py_buffer* view, int flag) {
     strides[d] = s / itemsize;
   }
   if (view->strides == nullptr) strides = ContiguousStrides(sizes);
-  if (numel > 0 && reinterpret_cast<std::uintptr_t>(view->buf) % TypeFlagSize(flag) != 0) return NDArray();
+  if (numel > 0 && reinterpret_cast<std::uintptr_t>(view->buf) % TypeFlagSize(flag) != 0)
+    return NDArray();
   return NDArray::FromBlob(view->buf, sizes, strides, TypeMeta::FromFlag(flag),
                            [view](void*) { ReleaseBuffer(view); });
 }
@@ -239,7 +250,8 @@ NDArray FromBuffer(py::handle h) {
   // copied into a contiguous array.
   std::vector<index_t> sizes(view->shape, view->shape + view->ndim);
   NDArray copy = NDArray::Empty(sizes, flag);
-  const int rc = PyBuffer_ToContiguous(copy.data_ptr(), view, static_cast<Py_ssize_t>(copy.nbytes()), 'C');
+  const int rc =
+      PyBuffer_ToContiguous(copy.data_ptr(), view, static_cast<Py_ssize_t>(copy.nbytes()), 'C');
   PyBuffer_Release(view);
   delete view;
   if (rc != 0) throw py::error_already_set();
@@ -266,7 +278,8 @@ NDArray AsNDArray(py::handle h) {
 std::optional<Expr> ToOperand(py::handle h, bool strict) {
   if (PyArray* p = AsPyArray(h)) return p->AsExpr();
   if (PyBool_Check(h.ptr())) return Expr(h.ptr() == Py_True);
-  if (PyLong_CheckExact(h.ptr()) || (PyLong_Check(h.ptr()) && !PyObject_HasAttrString(h.ptr(), "dtype"))) {
+  if (PyLong_CheckExact(h.ptr()) ||
+      (PyLong_Check(h.ptr()) && !PyObject_HasAttrString(h.ptr(), "dtype"))) {
     int overflow = 0;
     const long long v = PyLong_AsLongLongAndOverflow(h.ptr(), &overflow);
     if (overflow == 0) return Expr(static_cast<std::int64_t>(v));
@@ -300,20 +313,92 @@ namespace {
 // Buffer-protocol format of each dtype (LP64: 'l' is int64, so NumPy picks np.int64 itself).
 const char* FormatOf(int flag) {
   switch (flag) {
-    case kBool: return "?";
-    case kInt8: return "b";
-    case kUint8: return "B";
-    case kInt16: return "h";
-    case kUint16: return "H";
-    case kInt32: return "i";
-    case kUint32: return "I";
-    case kInt64: return "l";
-    case kUint64: return "L";
-    case kFloat16: return "e";
-    case kFloat32: return "f";
-    case kFloat64: return "d";
-    default: return nullptr;
+    case kBool:
+      return "?";
+    case kInt8:
+      return "b";
+    case kUint8:
+      return "B";
+    case kInt16:
+      return "h";
+    case kUint16:
+      return "H";
+    case kInt32:
+      return "i";
+    case kUint32:
+      return "I";
+    case kInt64:
+      return "l";
+    case kUint64:
+      return "L";
+    case kFloat16:
+      return "e";
+    case kFloat32:
+      return "f";
+    case kFloat64:
+      return "d";
+    default:
+      return nullptr;
   }
+}
+
+// Shape and strides of one buffer export (Py_buffer points into them until it is released).
+struct ExportedLayout {
+  std::vector<Py_ssize_t> shape, strides;
+};
+
+int GetBuffer(PyObject* obj, Py_buffer* view, int flags) {
+  view->obj = nullptr;
+  try {
+    const NDArray& a = py::handle(obj).cast<PyArray&>().Get();
+    const char* format = FormatOf(a.type_flag());
+    if (format == nullptr) {
+      throw py::type_error(std::string("shade.ndarray: dtype ") + TypeFlagName(a.type_flag()) +
+                           " has no buffer format (astype(shade.float32) first)");
+    }
+    const bool readonly = !a.is_non_overlapping();  // expanded views must not be written
+    if ((flags & PyBUF_WRITABLE) == PyBUF_WRITABLE && readonly) {
+      throw py::buffer_error(
+          "shade.ndarray: an expanded (broadcast) view cannot be exported writable");
+    }
+    if ((flags & PyBUF_STRIDES) != PyBUF_STRIDES && !a.is_contiguous()) {
+      throw py::buffer_error(
+          "shade.ndarray: the array is not contiguous; the consumer must accept strides");
+    }
+    auto layout = std::make_unique<ExportedLayout>();
+    const auto itemsize = static_cast<Py_ssize_t>(a.itemsize());
+    for (index_t d = 0; d < a.ndim(); ++d) {
+      layout->shape.push_back(static_cast<Py_ssize_t>(a.size(d)));
+      layout->strides.push_back(static_cast<Py_ssize_t>(a.stride(d)) * itemsize);
+    }
+    static char empty_data[64];
+    view->buf = a.data_ptr() != nullptr ? a.data_ptr() : empty_data;
+    view->len = static_cast<Py_ssize_t>(a.nbytes());
+    view->itemsize = itemsize;
+    view->readonly = readonly ? 1 : 0;
+    view->ndim = a.ndim();
+    view->format = (flags & PyBUF_FORMAT) == PyBUF_FORMAT ? const_cast<char*>(format) : nullptr;
+    view->shape = (flags & PyBUF_ND) == PyBUF_ND ? layout->shape.data() : nullptr;
+    view->strides = (flags & PyBUF_STRIDES) == PyBUF_STRIDES ? layout->strides.data() : nullptr;
+    view->suboffsets = nullptr;
+    view->internal = layout.release();
+    view->obj = obj;  // the consumer keeps this array, and so its storage, alive
+    Py_INCREF(obj);
+    return 0;
+  } catch (py::error_already_set& e) {
+    e.restore();
+  } catch (py::builtin_exception& e) {
+    e.set_error();
+  } catch (const Error& e) {
+    PyErr_SetString(PyExc_ValueError, e.what());
+  } catch (const std::exception& e) {
+    PyErr_SetString(PyExc_RuntimeError, e.what());
+  }
+  return -1;
+}
+
+void ReleaseExportedBuffer(PyObject*, Py_buffer* view) {
+  delete static_cast<ExportedLayout*>(view->internal);
 }
 
 void DLPackCapsuleDestructor(PyObject* capsule) {
@@ -369,27 +454,16 @@ py::object FromDLPackObject(py::handle obj) {
 }  // namespace
 
 void BindInterop(py::module_& m, py::class_<PyArray>& cls) {
-  cls.def_buffer([](PyArray& self) -> py::buffer_info {
-    const NDArray& a = self.Get();
-    const char* format = FormatOf(a.type_flag());
-    if (format == nullptr) {
-      throw py::type_error(std::string("shade.ndarray: dtype ") + TypeFlagName(a.type_flag()) +
-                           " has no buffer format (astype(shade.float32) first)");
-    }
-    const auto itemsize = static_cast<py::ssize_t>(a.itemsize());
-    std::vector<py::ssize_t> shape(a.sizes().begin(), a.sizes().end());
-    std::vector<py::ssize_t> strides;
-    for (index_t s : a.strides()) strides.push_back(static_cast<py::ssize_t>(s) * itemsize);
-    static char empty_data[64];
-    void* data = a.data_ptr() != nullptr ? a.data_ptr() : empty_data;
-    const bool readonly = !a.is_non_overlapping();  // expanded views must not be written
-    return py::buffer_info(data, itemsize, format, a.ndim(), std::move(shape), std::move(strides),
-                           readonly);
-  });
+  // The buffer slots are set directly instead of through def_buffer: pybind11 2.10 cannot report
+  // an error from a def_buffer callback (an exception there terminates the process).
+  auto* heap_type = reinterpret_cast<PyHeapTypeObject*>(cls.ptr());
+  heap_type->as_buffer.bf_getbuffer = &GetBuffer;
+  heap_type->as_buffer.bf_releasebuffer = &ReleaseExportedBuffer;
   cls.def(
       "__dlpack__",
       [](PyArray& self, py::object stream) {
-        if (!stream.is_none()) throw py::value_error("shade.ndarray.__dlpack__: CPU arrays take stream=None");
+        if (!stream.is_none())
+          throw py::value_error("shade.ndarray.__dlpack__: CPU arrays take stream=None");
         DLManagedTensor* t = io::ToDLPack(self.Get());
         PyObject* cap = PyCapsule_New(t, "dltensor", &DLPackCapsuleDestructor);
         if (cap == nullptr) {
@@ -399,10 +473,12 @@ void BindInterop(py::module_& m, py::class_<PyArray>& cls) {
         return py::reinterpret_steal<py::object>(cap);
       },
       py::arg("stream") = py::none(), "DLPack capsule sharing this array's memory.");
-  cls.def("__dlpack_device__", [](PyArray&) { return py::make_tuple(1, 0); },
-          "(kDLCPU, 0): shade arrays live in host memory.");
-  m.def("from_dlpack", &FromDLPackObject, py::arg("x"),
-        "Array sharing the memory of any DLPack producer (an object with __dlpack__, or a capsule).");
+  cls.def(
+      "__dlpack_device__", [](PyArray&) { return py::make_tuple(1, 0); },
+      "(kDLCPU, 0): shade arrays live in host memory.");
+  m.def(
+      "from_dlpack", &FromDLPackObject, py::arg("x"),
+      "Array sharing the memory of any DLPack producer (an object with __dlpack__, or a capsule).");
 }
 
 // ------------------------------------------------------------------ errors
@@ -420,11 +496,12 @@ std::string Lower(const char* s) {
 PyObject* PythonClassFor(const Error& e) {
   const std::string msg = Lower(e.what());
   auto has = [&](const char* word) { return msg.find(word) != std::string::npos; };
+  if (has("python-like integer")) return PyExc_OverflowError;  // NEP 50: NumPy 2 raises it
   if (has("out of range") || has("out of bounds")) return PyExc_IndexError;
-  if (has("python-like integer")) return PyExc_OverflowError;
   if (has("cannot open") || has("no such file")) return PyExc_OSError;
   if (has("not implemented") || has("only cpu")) return PyExc_NotImplementedError;
-  if (has("not defined for dtype") || has("not supported for") || has("cannot cast") || has("casting rule") || has("element type")) {
+  if (has("not defined for dtype") || has("not supported for") || has("cannot cast") ||
+      has("casting rule") || has("element type")) {
     return PyExc_TypeError;
   }
   return PyExc_ValueError;

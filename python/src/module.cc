@@ -24,7 +24,9 @@ namespace shade {
 namespace python {
 namespace {
 
-py::object NotImplemented() { return py::reinterpret_borrow<py::object>(Py_NotImplemented); }
+py::object NotImplemented() {
+  return py::reinterpret_borrow<py::object>(Py_NotImplemented);
+}
 
 // Builds op(operands...) and wraps it; a pending operand that would overflow the expression's
 // capacity is evaluated first. nullopt operands (non-strict conversion) give NotImplemented.
@@ -38,9 +40,12 @@ py::object Apply(OpCode op, const std::vector<py::handle>& args, bool strict) {
   }
   auto make = [&]() {
     switch (ops.size()) {
-      case 1: return Expr::Make(op, ops[0]);
-      case 2: return Expr::Make(op, ops[0], ops[1]);
-      default: return Expr::Make(op, ops[0], ops[1], ops[2]);
+      case 1:
+        return Expr::Make(op, ops[0]);
+      case 2:
+        return Expr::Make(op, ops[0], ops[1]);
+      default:
+        return Expr::Make(op, ops[0], ops[1], ops[2]);
     }
   };
   bool any_pending = false;
@@ -107,15 +112,24 @@ py::object Reduce(Reduction kind, py::handle a_h, py::handle axis, py::handle dt
   const AxisSet axes = ParseAxes(axis);
   return ScalarOrArray(WithoutGil([&]() {
     switch (kind) {
-      case Reduction::kSum: return sum(a, axes, keepdims);
-      case Reduction::kProd: return prod(a, axes, keepdims);
-      case Reduction::kMean: return mean(a, axes, keepdims);
-      case Reduction::kMax: return max(a, axes, keepdims);
-      case Reduction::kMin: return min(a, axes, keepdims);
-      case Reduction::kAll: return all(a, axes, keepdims);
-      case Reduction::kAny: return any(a, axes, keepdims);
-      case Reduction::kVar: return var(a, axes, ddof, keepdims);
-      default: return shade::std(a, axes, ddof, keepdims);
+      case Reduction::kSum:
+        return sum(a, axes, keepdims);
+      case Reduction::kProd:
+        return prod(a, axes, keepdims);
+      case Reduction::kMean:
+        return mean(a, axes, keepdims);
+      case Reduction::kMax:
+        return max(a, axes, keepdims);
+      case Reduction::kMin:
+        return min(a, axes, keepdims);
+      case Reduction::kAll:
+        return all(a, axes, keepdims);
+      case Reduction::kAny:
+        return any(a, axes, keepdims);
+      case Reduction::kVar:
+        return var(a, axes, ddof, keepdims);
+      default:
+        return shade::std(a, axes, ddof, keepdims);
     }
   }));
 }
@@ -149,7 +163,8 @@ int ScalarDType(py::handle v) {
 
 NDArray Full(const std::vector<index_t>& shape, py::handle value, int flag) {
   if (flag < 0) flag = ScalarDType(value);
-  if (PyLong_Check(value.ptr()) && !PyBool_Check(value.ptr()) && KindOf(flag) != DTypeKind::kFloat) {
+  if (PyLong_Check(value.ptr()) && !PyBool_Check(value.ptr()) &&
+      KindOf(flag) != DTypeKind::kFloat) {
     return full_int(shape, value.cast<std::int64_t>(), flag);
   }
   NDArray r = NDArray::Empty(shape, flag);
@@ -163,8 +178,8 @@ NDArray Arange(py::handle start, py::handle stop, py::handle step, py::handle dt
   const int flag = ParseDType(dtype);
   auto is_int = [](py::handle h) { return PyLong_Check(h.ptr()) != 0; };
   if (is_int(start) && is_int(stop) && is_int(st)) {
-    return detail::ArangeInt(start.cast<std::int64_t>(), stop.cast<std::int64_t>(), st.cast<std::int64_t>(),
-                             flag < 0 ? kInt64 : flag);
+    return detail::ArangeInt(start.cast<std::int64_t>(), stop.cast<std::int64_t>(),
+                             st.cast<std::int64_t>(), flag < 0 ? kInt64 : flag);
   }
   return detail::ArangeFloat(start.cast<double>(), stop.cast<double>(), st.cast<double>(),
                              flag < 0 ? kFloat64 : flag);
@@ -224,76 +239,112 @@ void BindOps(py::module_& m) {
     const auto op = static_cast<OpCode>(code);
     const int arity = OpArity(op);
     const std::string name = OpName(op);
-    const std::string doc = "shade." + name + ": elementwise, broadcasting, NEP 50 promotion; lazy (fused) on large operands.";
+    const std::string doc =
+        "shade." + name +
+        ": elementwise, broadcasting, NEP 50 promotion; lazy (fused) on large operands.";
     if (arity == 1) {
-      m.def(name.c_str(), [op](py::handle a, py::handle out) {
-        return out.is_none() ? Apply(op, {a}, true) : ApplyInto(op, {a}, out);
-      }, py::arg("x"), py::arg("out") = py::none(), doc.c_str());
+      m.def(
+          name.c_str(),
+          [op](py::handle a, py::handle out) {
+            return out.is_none() ? Apply(op, {a}, true) : ApplyInto(op, {a}, out);
+          },
+          py::arg("x"), py::arg("out") = py::none(), doc.c_str());
     } else if (arity == 2) {
-      m.def(name.c_str(), [op](py::handle a, py::handle b, py::handle out) {
-        return out.is_none() ? Apply(op, {a, b}, true) : ApplyInto(op, {a, b}, out);
-      }, py::arg("x1"), py::arg("x2"), py::arg("out") = py::none(), doc.c_str());
+      m.def(
+          name.c_str(),
+          [op](py::handle a, py::handle b, py::handle out) {
+            return out.is_none() ? Apply(op, {a, b}, true) : ApplyInto(op, {a, b}, out);
+          },
+          py::arg("x1"), py::arg("x2"), py::arg("out") = py::none(), doc.c_str());
     } else {
-      m.def(name.c_str(), [op](py::handle a, py::handle b, py::handle c, py::handle out) {
-        return out.is_none() ? Apply(op, {a, b, c}, true) : ApplyInto(op, {a, b, c}, out);
-      }, py::arg("x1"), py::arg("x2"), py::arg("x3"), py::arg("out") = py::none(), doc.c_str());
+      m.def(
+          name.c_str(),
+          [op](py::handle a, py::handle b, py::handle c, py::handle out) {
+            return out.is_none() ? Apply(op, {a, b, c}, true) : ApplyInto(op, {a, b, c}, out);
+          },
+          py::arg("x1"), py::arg("x2"), py::arg("x3"), py::arg("out") = py::none(), doc.c_str());
     }
   }
   // The other names of the same ops (NumPy's and shade's C++ ones), whichever the registry uses.
   const std::pair<const char*, const char*> aliases[] = {
       {"divide", "true_divide"}, {"absolute", "abs"}, {"invert", "bitwise_not"}, {"clip", "clamp"}};
   for (const auto& alias : aliases) {
-    if (!py::hasattr(m, alias.first) && py::hasattr(m, alias.second)) m.attr(alias.first) = m.attr(alias.second);
-    if (!py::hasattr(m, alias.second) && py::hasattr(m, alias.first)) m.attr(alias.second) = m.attr(alias.first);
+    if (!py::hasattr(m, alias.first) && py::hasattr(m, alias.second))
+      m.attr(alias.first) = m.attr(alias.second);
+    if (!py::hasattr(m, alias.second) && py::hasattr(m, alias.first))
+      m.attr(alias.second) = m.attr(alias.first);
   }
 }
 
 // The operator slots: binary, reflected and in-place forms of each (NumPy's operator -> ufunc).
 void BindOperators(py::class_<PyArray>& cls) {
-  const std::pair<const char*, OpCode> binary[] = {
-      {"add", OpCode::kAdd},           {"sub", OpCode::kSubtract},      {"mul", OpCode::kMultiply},
-      {"truediv", OpCode::kTrueDivide}, {"floordiv", OpCode::kFloorDivide}, {"mod", OpCode::kRemainder},
-      {"pow", OpCode::kPower},         {"and", OpCode::kBitwiseAnd},    {"or", OpCode::kBitwiseOr},
-      {"xor", OpCode::kBitwiseXor}};
+  const std::pair<const char*, OpCode> binary[] = {{"add", OpCode::kAdd},
+                                                   {"sub", OpCode::kSubtract},
+                                                   {"mul", OpCode::kMultiply},
+                                                   {"truediv", OpCode::kTrueDivide},
+                                                   {"floordiv", OpCode::kFloorDivide},
+                                                   {"mod", OpCode::kRemainder},
+                                                   {"pow", OpCode::kPower},
+                                                   {"and", OpCode::kBitwiseAnd},
+                                                   {"or", OpCode::kBitwiseOr},
+                                                   {"xor", OpCode::kBitwiseXor}};
   for (const auto& b : binary) {
     const OpCode op = b.second;
     const std::string name = b.first;
-    cls.def(("__" + name + "__").c_str(), [op](py::handle a, py::handle x) { return Apply(op, {a, x}, false); },
+    cls.def(("__" + name + "__").c_str(),
+            [op](py::handle a, py::handle x) {
+              return Apply(op, {a, x}, false);
+            },
             py::is_operator());
-    cls.def(("__r" + name + "__").c_str(), [op](py::handle a, py::handle x) { return Apply(op, {x, a}, false); },
+    cls.def(("__r" + name + "__").c_str(),
+            [op](py::handle a, py::handle x) {
+              return Apply(op, {x, a}, false);
+            },
             py::is_operator());
-    cls.def(("__i" + name + "__").c_str(), [op](py::handle a, py::handle x) { return InPlace(op, a, x); },
-            py::is_operator());
+    cls.def(("__i" + name + "__").c_str(),
+            [op](py::handle a, py::handle x) { return InPlace(op, a, x); }, py::is_operator());
   }
-  const std::pair<const char*, OpCode> compare[] = {{"__eq__", OpCode::kEqual},   {"__ne__", OpCode::kNotEqual},
-                                                    {"__lt__", OpCode::kLess},    {"__le__", OpCode::kLessEqual},
-                                                    {"__gt__", OpCode::kGreater}, {"__ge__", OpCode::kGreaterEqual}};
+  const std::pair<const char*, OpCode> compare[] = {
+      {"__eq__", OpCode::kEqual},   {"__ne__", OpCode::kNotEqual},
+      {"__lt__", OpCode::kLess},    {"__le__", OpCode::kLessEqual},
+      {"__gt__", OpCode::kGreater}, {"__ge__", OpCode::kGreaterEqual}};
   for (const auto& c : compare) {
     const OpCode op = c.second;
-    cls.def(c.first, [op](py::handle a, py::handle x) { return Apply(op, {a, x}, false); }, py::is_operator());
+    cls.def(
+        c.first,
+        [op](py::handle a, py::handle x) {
+          return Apply(op, {a, x}, false);
+        },
+        py::is_operator());
   }
   cls.attr("__hash__") = py::none();
   cls.def("__neg__", [](py::handle a) { return Apply(OpCode::kNegative, {a}, true); });
   cls.def("__abs__", [](py::handle a) { return Apply(OpCode::kAbs, {a}, true); });
   cls.def("__invert__", [](py::handle a) { return Apply(OpCode::kBitwiseNot, {a}, true); });
   cls.def("__pos__", [](PyArray& a) { return Wrap(a.Get().Clone()); });
-  cls.def("__matmul__", [](py::handle a, py::handle b) -> py::object {
-    if (!ToOperand(b, false)) return NotImplemented();
-    const NDArray x = AsNDArray(a), y = AsNDArray(b);
-    return ScalarOrArray(WithoutGil([&]() { return matmul(x, y); }));
-  }, py::is_operator());
-  cls.def("__rmatmul__", [](py::handle a, py::handle b) -> py::object {
-    if (!ToOperand(b, false)) return NotImplemented();
-    const NDArray x = AsNDArray(b), y = AsNDArray(a);
-    return ScalarOrArray(WithoutGil([&]() { return matmul(x, y); }));
-  }, py::is_operator());
+  cls.def(
+      "__matmul__",
+      [](py::handle a, py::handle b) -> py::object {
+        if (!ToOperand(b, false)) return NotImplemented();
+        const NDArray x = AsNDArray(a), y = AsNDArray(b);
+        return ScalarOrArray(WithoutGil([&]() { return matmul(x, y); }));
+      },
+      py::is_operator());
+  cls.def(
+      "__rmatmul__",
+      [](py::handle a, py::handle b) -> py::object {
+        if (!ToOperand(b, false)) return NotImplemented();
+        const NDArray x = AsNDArray(b), y = AsNDArray(a);
+        return ScalarOrArray(WithoutGil([&]() { return matmul(x, y); }));
+      },
+      py::is_operator());
 }
 
 void BindReductions(py::module_& m, py::class_<PyArray>& cls) {
   const std::pair<const char*, Reduction> plain[] = {
-      {"sum", Reduction::kSum}, {"prod", Reduction::kProd}, {"mean", Reduction::kMean},
-      {"max", Reduction::kMax}, {"min", Reduction::kMin},   {"amax", Reduction::kMax},
-      {"amin", Reduction::kMin}, {"all", Reduction::kAll},  {"any", Reduction::kAny}};
+      {"sum", Reduction::kSum},  {"prod", Reduction::kProd}, {"mean", Reduction::kMean},
+      {"max", Reduction::kMax},  {"min", Reduction::kMin},   {"amax", Reduction::kMax},
+      {"amin", Reduction::kMin}, {"all", Reduction::kAll},   {"any", Reduction::kAny}};
   for (const auto& r : plain) {
     const Reduction kind = r.second;
     auto f = [kind](py::handle a, py::handle axis, py::handle dtype, bool keepdims) {
@@ -301,9 +352,11 @@ void BindReductions(py::module_& m, py::class_<PyArray>& cls) {
     };
     m.def(r.first, f, py::arg("a"), py::arg("axis") = py::none(), py::arg("dtype") = py::none(),
           py::arg("keepdims") = false);
-    cls.def(r.first, f, py::arg("axis") = py::none(), py::arg("dtype") = py::none(), py::arg("keepdims") = false);
+    cls.def(r.first, f, py::arg("axis") = py::none(), py::arg("dtype") = py::none(),
+            py::arg("keepdims") = false);
   }
-  const std::pair<const char*, Reduction> spread[] = {{"var", Reduction::kVar}, {"std", Reduction::kStd}};
+  const std::pair<const char*, Reduction> spread[] = {{"var", Reduction::kVar},
+                                                      {"std", Reduction::kStd}};
   for (const auto& r : spread) {
     const Reduction kind = r.second;
     auto f = [kind](py::handle a, py::handle axis, py::handle dtype, index_t ddof, bool keepdims) {
@@ -311,11 +364,13 @@ void BindReductions(py::module_& m, py::class_<PyArray>& cls) {
     };
     m.def(r.first, f, py::arg("a"), py::arg("axis") = py::none(), py::arg("dtype") = py::none(),
           py::arg("ddof") = 0, py::arg("keepdims") = false);
-    cls.def(r.first, f, py::arg("axis") = py::none(), py::arg("dtype") = py::none(), py::arg("ddof") = 0,
-            py::arg("keepdims") = false);
+    cls.def(r.first, f, py::arg("axis") = py::none(), py::arg("dtype") = py::none(),
+            py::arg("ddof") = 0, py::arg("keepdims") = false);
   }
   for (const bool is_max : {true, false}) {
-    auto f = [is_max](py::handle a, py::handle axis, bool keepdims) { return ArgReduce(is_max, a, axis, keepdims); };
+    auto f = [is_max](py::handle a, py::handle axis, bool keepdims) {
+      return ArgReduce(is_max, a, axis, keepdims);
+    };
     const char* name = is_max ? "argmax" : "argmin";
     m.def(name, f, py::arg("a"), py::arg("axis") = py::none(), py::arg("keepdims") = false);
     cls.def(name, f, py::arg("axis") = py::none(), py::arg("keepdims") = false);
@@ -356,29 +411,41 @@ void BindShapeOps(py::module_& m, py::class_<PyArray>& cls) {
     }
     return Wrap(a.permute(perm));
   });
-  m.def("transpose", [](py::handle a, py::handle axes) {
-    const NDArray x = AsNDArray(a);
-    std::vector<index_t> perm;
-    if (axes.is_none()) {
-      for (index_t d = x.ndim() - 1; d >= 0; --d) perm.push_back(d);
-    } else {
-      perm = ParseShape(axes);
-    }
-    return Wrap(x.permute(perm));
-  }, py::arg("a"), py::arg("axes") = py::none());
-  cls.def("reshape", [](PyArray& self, py::args shape) { return Wrap(self.Get().reshape(ShapeArgs(shape))); });
-  m.def("reshape", [](py::handle a, py::handle shape) { return Wrap(AsNDArray(a).reshape(ParseShape(shape))); },
-        py::arg("a"), py::arg("newshape"));
-  cls.def("astype", [](PyArray& self, py::handle dtype, bool copy) {
-    const NDArray& a = self.Get();
-    const int f = ParseDType(dtype);
-    if (f == a.type_flag()) return copy ? Wrap(a.Clone()) : Wrap(a);
-    return Wrap(WithoutGil([&]() { return astype(a, f); }));
-  }, py::arg("dtype"), py::arg("copy") = true);
-  cls.def("copy", [](PyArray& self) { return Wrap(WithoutGil([&]() { return self.Get().Clone(); })); });
-  m.def("copy", [](py::handle a) { return Wrap(AsNDArray(a).Clone()); }, py::arg("a"));
+  m.def(
+      "transpose",
+      [](py::handle a, py::handle axes) {
+        const NDArray x = AsNDArray(a);
+        std::vector<index_t> perm;
+        if (axes.is_none()) {
+          for (index_t d = x.ndim() - 1; d >= 0; --d) perm.push_back(d);
+        } else {
+          perm = ParseShape(axes);
+        }
+        return Wrap(x.permute(perm));
+      },
+      py::arg("a"), py::arg("axes") = py::none());
+  cls.def("reshape",
+          [](PyArray& self, py::args shape) { return Wrap(self.Get().reshape(ShapeArgs(shape))); });
+  m.def(
+      "reshape",
+      [](py::handle a, py::handle shape) { return Wrap(AsNDArray(a).reshape(ParseShape(shape))); },
+      py::arg("a"), py::arg("newshape"));
+  cls.def(
+      "astype",
+      [](PyArray& self, py::handle dtype, bool copy) {
+        const NDArray& a = self.Get();
+        const int f = ParseDType(dtype);
+        if (f == a.type_flag()) return copy ? Wrap(a.Clone()) : Wrap(a);
+        return Wrap(WithoutGil([&]() { return astype(a, f); }));
+      },
+      py::arg("dtype"), py::arg("copy") = true);
+  cls.def("copy",
+          [](PyArray& self) { return Wrap(WithoutGil([&]() { return self.Get().Clone(); })); });
+  m.def(
+      "copy", [](py::handle a) { return Wrap(AsNDArray(a).Clone()); }, py::arg("a"));
   cls.def("ravel", [](PyArray& self) { return Wrap(self.Get().reshape({-1})); });
-  m.def("ravel", [](py::handle a) { return Wrap(AsNDArray(a).reshape({-1})); }, py::arg("a"));
+  m.def(
+      "ravel", [](py::handle a) { return Wrap(AsNDArray(a).reshape({-1})); }, py::arg("a"));
   cls.def("flatten", [](PyArray& self) { return Wrap(self.Get().reshape({-1}).Clone()); });
   auto squeeze = [](py::handle a, py::handle axis) {
     const NDArray x = AsNDArray(a);
@@ -386,7 +453,9 @@ void BindShapeOps(py::module_& m, py::class_<PyArray>& cls) {
     std::vector<index_t> axes = ParseShape(axis);
     for (index_t& ax : axes) {
       ax = x.WrapDim(ax);
-      if (x.size(ax) != 1) throw py::value_error("cannot select an axis to squeeze out which has size not equal to one");
+      if (x.size(ax) != 1)
+        throw py::value_error(
+            "cannot select an axis to squeeze out which has size not equal to one");
     }
     std::sort(axes.begin(), axes.end());
     NDArray r = x;
@@ -395,101 +464,178 @@ void BindShapeOps(py::module_& m, py::class_<PyArray>& cls) {
   };
   m.def("squeeze", squeeze, py::arg("a"), py::arg("axis") = py::none());
   cls.def("squeeze", squeeze, py::arg("axis") = py::none());
-  m.def("expand_dims", [](py::handle a, py::handle axis) {
-    NDArray x = AsNDArray(a);
-    std::vector<index_t> axes = ParseShape(axis);
-    const index_t out_ndim = x.ndim() + static_cast<index_t>(axes.size());
-    for (index_t& ax : axes) {
-      if (ax < -out_ndim || ax >= out_ndim) {
-        throw py::index_error("axis " + std::to_string(ax) + " is out of bounds for array of dimension " +
-                              std::to_string(out_ndim));
-      }
-      if (ax < 0) ax += out_ndim;
-    }
-    std::sort(axes.begin(), axes.end());
-    for (index_t ax : axes) x = x.unsqueeze(ax);
-    return Wrap(x);
-  }, py::arg("a"), py::arg("axis"));
-  cls.def("swapaxes", [](PyArray& self, index_t a, index_t b) { return Wrap(self.Get().transpose(a, b)); });
-  m.def("concatenate", [](const std::vector<py::handle>& arrays, index_t axis) {
-    std::vector<NDArray> xs;
-    for (py::handle h : arrays) xs.push_back(AsNDArray(h));
-    return Wrap(WithoutGil([&]() { return concatenate(xs, axis); }));
-  }, py::arg("arrays"), py::arg("axis") = 0);
-  m.def("stack", [](const std::vector<py::handle>& arrays, index_t axis) {
-    std::vector<NDArray> xs;
-    for (py::handle h : arrays) xs.push_back(AsNDArray(h));
-    return Wrap(WithoutGil([&]() { return stack(xs, axis); }));
-  }, py::arg("arrays"), py::arg("axis") = 0);
-  m.def("matmul", [](py::handle a, py::handle b) {
-    const NDArray x = AsNDArray(a), y = AsNDArray(b);
-    return ScalarOrArray(WithoutGil([&]() { return matmul(x, y); }));
-  }, py::arg("x1"), py::arg("x2"));
-  m.def("dot", [](py::handle a, py::handle b) {
-    const NDArray x = AsNDArray(a), y = AsNDArray(b);
-    return ScalarOrArray(WithoutGil([&]() { return dot(x, y); }));
-  }, py::arg("a"), py::arg("b"));
-  cls.def("dot", [](py::handle a, py::handle b) {
-    const NDArray x = AsNDArray(a), y = AsNDArray(b);
-    return ScalarOrArray(WithoutGil([&]() { return dot(x, y); }));
-  }, py::arg("b"));
-  m.def("tensordot", [](py::handle a, py::handle b, index_t axes) {
-    const NDArray x = AsNDArray(a), y = AsNDArray(b);
-    return ScalarOrArray(WithoutGil([&]() { return tensordot(x, y, axes); }));
-  }, py::arg("a"), py::arg("b"), py::arg("axes") = 2);
+  m.def(
+      "expand_dims",
+      [](py::handle a, py::handle axis) {
+        NDArray x = AsNDArray(a);
+        std::vector<index_t> axes = ParseShape(axis);
+        const index_t out_ndim = x.ndim() + static_cast<index_t>(axes.size());
+        for (index_t& ax : axes) {
+          if (ax < -out_ndim || ax >= out_ndim) {
+            throw py::index_error("axis " + std::to_string(ax) +
+                                  " is out of bounds for array of dimension " +
+                                  std::to_string(out_ndim));
+          }
+          if (ax < 0) ax += out_ndim;
+        }
+        std::sort(axes.begin(), axes.end());
+        for (index_t ax : axes) x = x.unsqueeze(ax);
+        return Wrap(x);
+      },
+      py::arg("a"), py::arg("axis"));
+  cls.def("swapaxes",
+          [](PyArray& self, index_t a, index_t b) { return Wrap(self.Get().transpose(a, b)); });
+  m.def(
+      "concatenate",
+      [](const std::vector<py::handle>& arrays, index_t axis) {
+        std::vector<NDArray> xs;
+        for (py::handle h : arrays) xs.push_back(AsNDArray(h));
+        return Wrap(WithoutGil([&]() { return concatenate(xs, axis); }));
+      },
+      py::arg("arrays"), py::arg("axis") = 0);
+  m.def(
+      "stack",
+      [](const std::vector<py::handle>& arrays, index_t axis) {
+        std::vector<NDArray> xs;
+        for (py::handle h : arrays) xs.push_back(AsNDArray(h));
+        return Wrap(WithoutGil([&]() { return stack(xs, axis); }));
+      },
+      py::arg("arrays"), py::arg("axis") = 0);
+  m.def(
+      "matmul",
+      [](py::handle a, py::handle b) {
+        const NDArray x = AsNDArray(a), y = AsNDArray(b);
+        return ScalarOrArray(WithoutGil([&]() { return matmul(x, y); }));
+      },
+      py::arg("x1"), py::arg("x2"));
+  m.def(
+      "dot",
+      [](py::handle a, py::handle b) {
+        const NDArray x = AsNDArray(a), y = AsNDArray(b);
+        return ScalarOrArray(WithoutGil([&]() { return dot(x, y); }));
+      },
+      py::arg("a"), py::arg("b"));
+  cls.def(
+      "dot",
+      [](py::handle a, py::handle b) {
+        const NDArray x = AsNDArray(a), y = AsNDArray(b);
+        return ScalarOrArray(WithoutGil([&]() { return dot(x, y); }));
+      },
+      py::arg("b"));
+  m.def(
+      "tensordot",
+      [](py::handle a, py::handle b, index_t axes) {
+        const NDArray x = AsNDArray(a), y = AsNDArray(b);
+        return ScalarOrArray(WithoutGil([&]() { return tensordot(x, y, axes); }));
+      },
+      py::arg("a"), py::arg("b"), py::arg("axes") = 2);
 }
 
 void BindCreation(py::module_& m) {
-  m.def("zeros", [](py::handle shape, py::handle dtype) { return Wrap(zeros(ParseShape(shape), DTypeOr(dtype, kFloat64))); },
-        py::arg("shape"), py::arg("dtype") = py::none());
-  m.def("ones", [](py::handle shape, py::handle dtype) { return Wrap(ones(ParseShape(shape), DTypeOr(dtype, kFloat64))); },
-        py::arg("shape"), py::arg("dtype") = py::none());
-  m.def("empty", [](py::handle shape, py::handle dtype) { return Wrap(empty(ParseShape(shape), DTypeOr(dtype, kFloat64))); },
-        py::arg("shape"), py::arg("dtype") = py::none());
-  m.def("full", [](py::handle shape, py::handle value, py::handle dtype) {
-    return Wrap(Full(ParseShape(shape), value, ParseDType(dtype)));
-  }, py::arg("shape"), py::arg("fill_value"), py::arg("dtype") = py::none());
+  m.def(
+      "zeros",
+      [](py::handle shape, py::handle dtype) {
+        return Wrap(zeros(ParseShape(shape), DTypeOr(dtype, kFloat64)));
+      },
+      py::arg("shape"), py::arg("dtype") = py::none());
+  m.def(
+      "ones",
+      [](py::handle shape, py::handle dtype) {
+        return Wrap(ones(ParseShape(shape), DTypeOr(dtype, kFloat64)));
+      },
+      py::arg("shape"), py::arg("dtype") = py::none());
+  m.def(
+      "empty",
+      [](py::handle shape, py::handle dtype) {
+        return Wrap(empty(ParseShape(shape), DTypeOr(dtype, kFloat64)));
+      },
+      py::arg("shape"), py::arg("dtype") = py::none());
+  m.def(
+      "full",
+      [](py::handle shape, py::handle value, py::handle dtype) {
+        return Wrap(Full(ParseShape(shape), value, ParseDType(dtype)));
+      },
+      py::arg("shape"), py::arg("fill_value"), py::arg("dtype") = py::none());
   auto like_shape = [](py::handle a) { return AsNDArray(a).sizes().vec(); };
-  auto like_dtype = [](py::handle a, py::handle dtype) { return DTypeOr(dtype, AsNDArray(a).type_flag()); };
-  m.def("zeros_like", [=](py::handle a, py::handle dtype) { return Wrap(zeros(like_shape(a), like_dtype(a, dtype))); },
-        py::arg("a"), py::arg("dtype") = py::none());
-  m.def("ones_like", [=](py::handle a, py::handle dtype) { return Wrap(ones(like_shape(a), like_dtype(a, dtype))); },
-        py::arg("a"), py::arg("dtype") = py::none());
-  m.def("empty_like", [=](py::handle a, py::handle dtype) { return Wrap(empty(like_shape(a), like_dtype(a, dtype))); },
-        py::arg("a"), py::arg("dtype") = py::none());
-  m.def("full_like", [=](py::handle a, py::handle value, py::handle dtype) {
-    return Wrap(Full(like_shape(a), value, like_dtype(a, dtype)));
-  }, py::arg("a"), py::arg("fill_value"), py::arg("dtype") = py::none());
-  m.def("arange", [](py::handle start, py::handle stop, py::handle step, py::handle dtype) {
-    return Wrap(Arange(start, stop, step, dtype));
-  }, py::arg("start"), py::arg("stop") = py::none(), py::arg("step") = py::none(), py::arg("dtype") = py::none());
-  m.def("linspace", [](double start, double stop, index_t num, bool endpoint, py::handle dtype) {
-    return Wrap(linspace(start, stop, num, endpoint, DTypeOr(dtype, kFloat64)));
-  }, py::arg("start"), py::arg("stop"), py::arg("num") = 50, py::arg("endpoint") = true, py::arg("dtype") = py::none());
-  m.def("eye", [](index_t n, py::handle m_arg, index_t k, py::handle dtype) {
-    return Wrap(eye(n, m_arg.is_none() ? -1 : m_arg.cast<index_t>(), k, DTypeOr(dtype, kFloat64)));
-  }, py::arg("N"), py::arg("M") = py::none(), py::arg("k") = 0, py::arg("dtype") = py::none());
-  m.def("asarray", [](py::handle a, py::handle dtype) -> py::object {
-    const int f = ParseDType(dtype);
-    if (AsPyArray(a) != nullptr && (f < 0 || f == AsPyArray(a)->Get().type_flag())) {
-      return py::reinterpret_borrow<py::object>(a);
-    }
-    NDArray x = AsNDArray(a);
-    return Wrap(f < 0 ? x : astype(x, f));
-  }, py::arg("a"), py::arg("dtype") = py::none(), "Array sharing the memory of `a` where possible (no copy).");
-  m.def("array", [](py::handle a, py::handle dtype, bool copy) {
-    const int f = ParseDType(dtype);
-    NDArray x = AsNDArray(a);
-    if (f >= 0 && f != x.type_flag()) return Wrap(astype(x, f));
-    return Wrap(copy ? x.Clone() : x);
-  }, py::arg("object"), py::arg("dtype") = py::none(), py::arg("copy") = true);
+  auto like_dtype = [](py::handle a, py::handle dtype) {
+    return DTypeOr(dtype, AsNDArray(a).type_flag());
+  };
+  m.def(
+      "zeros_like",
+      [=](py::handle a, py::handle dtype) {
+        return Wrap(zeros(like_shape(a), like_dtype(a, dtype)));
+      },
+      py::arg("a"), py::arg("dtype") = py::none());
+  m.def(
+      "ones_like",
+      [=](py::handle a, py::handle dtype) {
+        return Wrap(ones(like_shape(a), like_dtype(a, dtype)));
+      },
+      py::arg("a"), py::arg("dtype") = py::none());
+  m.def(
+      "empty_like",
+      [=](py::handle a, py::handle dtype) {
+        return Wrap(empty(like_shape(a), like_dtype(a, dtype)));
+      },
+      py::arg("a"), py::arg("dtype") = py::none());
+  m.def(
+      "full_like",
+      [=](py::handle a, py::handle value, py::handle dtype) {
+        return Wrap(Full(like_shape(a), value, like_dtype(a, dtype)));
+      },
+      py::arg("a"), py::arg("fill_value"), py::arg("dtype") = py::none());
+  m.def(
+      "arange",
+      [](py::handle start, py::handle stop, py::handle step, py::handle dtype) {
+        return Wrap(Arange(start, stop, step, dtype));
+      },
+      py::arg("start"), py::arg("stop") = py::none(), py::arg("step") = py::none(),
+      py::arg("dtype") = py::none());
+  m.def(
+      "linspace",
+      [](double start, double stop, index_t num, bool endpoint, py::handle dtype) {
+        return Wrap(linspace(start, stop, num, endpoint, DTypeOr(dtype, kFloat64)));
+      },
+      py::arg("start"), py::arg("stop"), py::arg("num") = 50, py::arg("endpoint") = true,
+      py::arg("dtype") = py::none());
+  m.def(
+      "eye",
+      [](index_t n, py::handle m_arg, index_t k, py::handle dtype) {
+        return Wrap(
+            eye(n, m_arg.is_none() ? -1 : m_arg.cast<index_t>(), k, DTypeOr(dtype, kFloat64)));
+      },
+      py::arg("N"), py::arg("M") = py::none(), py::arg("k") = 0, py::arg("dtype") = py::none());
+  m.def(
+      "asarray",
+      [](py::handle a, py::handle dtype) -> py::object {
+        const int f = ParseDType(dtype);
+        if (AsPyArray(a) != nullptr && (f < 0 || f == AsPyArray(a)->Get().type_flag())) {
+          return py::reinterpret_borrow<py::object>(a);
+        }
+        NDArray x = AsNDArray(a);
+        return Wrap(f < 0 ? x : astype(x, f));
+      },
+      py::arg("a"), py::arg("dtype") = py::none(),
+      "Array sharing the memory of `a` where possible (no copy).");
+  m.def(
+      "array",
+      [](py::handle a, py::handle dtype, bool copy) {
+        const int f = ParseDType(dtype);
+        NDArray x = AsNDArray(a);
+        if (f >= 0 && f != x.type_flag()) return Wrap(astype(x, f));
+        return Wrap(copy ? x.Clone() : x);
+      },
+      py::arg("object"), py::arg("dtype") = py::none(), py::arg("copy") = true);
 }
 
 void BindArrayBasics(py::class_<PyArray>& cls) {
-  cls.def("eval", [](py::handle self) {
-    AsPyArray(self)->Get();
-    return py::reinterpret_borrow<py::object>(self);
-  }, "Runs a pending (fused) expression now; returns self.");
+  cls.def(
+      "eval",
+      [](py::handle self) {
+        AsPyArray(self)->Get();
+        return py::reinterpret_borrow<py::object>(self);
+      },
+      "Runs a pending (fused) expression now; returns self.");
   cls.def("__repr__", [](PyArray& self) { return Repr(self.Get()); });
   cls.def("__len__", [](PyArray& self) {
     const NDArray& a = self.Get();
@@ -499,7 +645,9 @@ void BindArrayBasics(py::class_<PyArray>& cls) {
   cls.def("__bool__", [](PyArray& self) {
     const NDArray& a = self.Get();
     if (a.numel() != 1) {
-      throw py::value_error("The truth value of an array with more than one element is ambiguous. Use a.any() or a.all()");
+      throw py::value_error(
+          "The truth value of an array with more than one element is ambiguous. Use a.any() or "
+          "a.all()");
     }
     return item<bool>(a);
   });
@@ -507,7 +655,8 @@ void BindArrayBasics(py::class_<PyArray>& cls) {
   cls.def("__int__", [](PyArray& self) { return item<std::int64_t>(self.Get()); });
   cls.def("item", [](PyArray& self) {
     const NDArray& a = self.Get();
-    if (a.numel() != 1) throw py::value_error("can only convert an array of size 1 to a Python scalar");
+    if (a.numel() != 1)
+      throw py::value_error("can only convert an array of size 1 to a Python scalar");
     return ElementAsScalar(a.reshape({})).attr("item")();
   });
   cls.def("fill", [](PyArray& self, py::handle value) {
@@ -522,13 +671,14 @@ void BindIO(py::module_& m) {
     py::gil_scoped_release release;
     io::SaveNpy(path, x);
   });
-  m.def("_save_npz", [](const std::string& path, const std::vector<std::pair<std::string, py::handle>>& arrays,
-                        bool compress) {
-    io::NamedArrays named;
-    for (const auto& kv : arrays) named.emplace_back(kv.first, AsNDArray(kv.second));
-    py::gil_scoped_release release;
-    io::SaveNpz(path, named, compress);
-  });
+  m.def("_save_npz",
+        [](const std::string& path, const std::vector<std::pair<std::string, py::handle>>& arrays,
+           bool compress) {
+          io::NamedArrays named;
+          for (const auto& kv : arrays) named.emplace_back(kv.first, AsNDArray(kv.second));
+          py::gil_scoped_release release;
+          io::SaveNpz(path, named, compress);
+        });
   m.def("load", &Load, py::arg("file"), ".npy -> ndarray; .npz -> dict of name -> ndarray.");
 }
 
@@ -548,14 +698,17 @@ PYBIND11_MODULE(_shade, m) {
   BindShapeOps(m, cls);
   BindCreation(m);
   BindIO(m);
-  m.def("set_num_threads", [](int n) { SetNumThreads(n); }, py::arg("n"),
-        "Threads the kernels use (>= 1).");
+  m.def(
+      "set_num_threads", [](int n) { SetNumThreads(n); }, py::arg("n"),
+      "Threads the kernels use (>= 1).");
   m.def("get_num_threads", []() { return GetNumThreads(); });
   m.def("_evaluation_count", &EvaluationCount, "Expression evaluations run so far (fusion tests).");
-  m.def("_allocation_count", []() { return AllocationCount(); }, "shade's data allocations so far.");
+  m.def(
+      "_allocation_count", []() { return AllocationCount(); }, "shade's data allocations so far.");
   m.def("_is_pending", [](PyArray& a) { return a.pending(); });
-  m.def("_set_lazy_min_elements", [](std::int64_t n) { LazyMinElements() = n; }, py::arg("n"),
-        "Elementwise results of operands this large or larger stay lazy (default 65536).");
+  m.def(
+      "_set_lazy_min_elements", [](std::int64_t n) { LazyMinElements() = n; }, py::arg("n"),
+      "Elementwise results of operands this large or larger stay lazy (default 65536).");
 }
 
 }  // namespace python

@@ -89,7 +89,8 @@ std::optional<Expr> ToOperand(py::handle h, bool strict);
  */
 NDArray AsNDArray(py::handle h);
 
-/*! \brief dtype flag of a dtype-like (numpy dtype or scalar type, str, Python type); -1 for None. */
+/*! \brief dtype flag of a dtype-like (numpy dtype or scalar type, str, Python type); -1 for None.
+ */
 int ParseDType(py::handle h);
 /*! \brief The Python dtype object of a flag (numpy.dtype, or shade.bfloat16). */
 py::object DTypeObject(int flag);
