@@ -69,8 +69,19 @@ std::int64_t& LazyMinElements() {
   return min_elements;
 }
 
+namespace {
+// A new Python object owning `value`. The type record is looked up once: pybind11's py::cast
+// hashes the C++ type name on every call, a measurable part of a 4-element `a + b`.
+py::object WrapPyArray(std::unique_ptr<PyArray> value) {
+  static const py::detail::type_info* type = py::detail::get_type_info(typeid(PyArray));
+  PyArray* raw = value.get();
+  return py::reinterpret_steal<py::object>(py::detail::type_caster_generic::cast(
+      raw, py::return_value_policy::take_ownership, py::handle(), type, nullptr, nullptr, &value));
+}
+}  // namespace
+
 py::object Wrap(NDArray array) {
-  return py::cast(std::make_unique<PyArray>(std::move(array)));
+  return WrapPyArray(std::make_unique<PyArray>(std::move(array)));
 }
 
 py::object WrapExpr(Expr expr) {
@@ -78,7 +89,7 @@ py::object WrapExpr(Expr expr) {
   for (int i = 0; i < expr.num_arrays(); ++i) largest = std::max(largest, expr.array(i).numel());
   if (largest >= LazyMinElements()) {
     (void)expr.shape();  // resolves dtypes and shapes: errors surface where the op is written
-    return py::cast(std::make_unique<PyArray>(std::move(expr)));
+    return WrapPyArray(std::make_unique<PyArray>(std::move(expr)));
   }
   NDArray result = expr.eval();
   CountEvaluation();
@@ -86,9 +97,14 @@ py::object WrapExpr(Expr expr) {
 }
 
 PyArray* AsPyArray(py::handle h) {
-  static const py::handle type = py::type::of<PyArray>();
-  if (!PyObject_TypeCheck(h.ptr(), reinterpret_cast<PyTypeObject*>(type.ptr()))) return nullptr;
-  return h.cast<PyArray*>();
+  static auto* const type = reinterpret_cast<PyTypeObject*>(py::type::of<PyArray>().ptr());
+  if (!PyObject_TypeCheck(h.ptr(), type)) return nullptr;
+  // The value pointer straight from the instance (a simple, single-base layout), without the
+  // type lookup of h.cast<PyArray*>().
+  auto* value =
+      reinterpret_cast<py::detail::instance*>(h.ptr())->get_value_and_holder().value_ptr<PyArray>();
+  if (value == nullptr) throw py::type_error("shade.ndarray: uninitialised array object");
+  return value;
 }
 
 // ------------------------------------------------------------------ dtypes
@@ -385,14 +401,8 @@ int GetBuffer(PyObject* obj, Py_buffer* view, int flags) {
     view->obj = obj;  // the consumer keeps this array, and so its storage, alive
     Py_INCREF(obj);
     return 0;
-  } catch (py::error_already_set& e) {
-    e.restore();
-  } catch (py::builtin_exception& e) {
-    e.set_error();
-  } catch (const Error& e) {
-    PyErr_SetString(PyExc_ValueError, e.what());
-  } catch (const std::exception& e) {
-    PyErr_SetString(PyExc_RuntimeError, e.what());
+  } catch (...) {
+    SetPythonError();
   }
   return -1;
 }
@@ -507,6 +517,24 @@ PyObject* PythonClassFor(const Error& e) {
   return PyExc_ValueError;
 }
 }  // namespace
+
+void SetPythonError() {
+  try {
+    throw;
+  } catch (py::error_already_set& e) {
+    e.restore();
+  } catch (py::builtin_exception& e) {
+    e.set_error();
+  } catch (const ParamError& e) {
+    PyErr_SetString(PyExc_ValueError, e.what());
+  } catch (const Error& e) {
+    PyErr_SetString(PythonClassFor(e), e.what());
+  } catch (const std::bad_alloc&) {
+    PyErr_NoMemory();
+  } catch (const std::exception& e) {
+    PyErr_SetString(PyExc_RuntimeError, e.what());
+  }
+}
 
 void RegisterErrorTranslator(py::module_&) {
   py::register_exception_translator([](std::exception_ptr p) {

@@ -28,53 +28,63 @@ py::object NotImplemented() {
   return py::reinterpret_borrow<py::object>(Py_NotImplemented);
 }
 
-// Builds op(operands...) and wraps it; a pending operand that would overflow the expression's
-// capacity is evaluated first. nullopt operands (non-strict conversion) give NotImplemented.
-py::object Apply(OpCode op, const std::vector<py::handle>& args, bool strict) {
-  std::vector<Expr> ops;
-  ops.reserve(args.size());
-  for (py::handle h : args) {
-    std::optional<Expr> e = ToOperand(h, strict);
-    if (!e) return NotImplemented();
-    ops.push_back(std::move(*e));
+// Builds op(args[0..n)) and wraps it; a pending operand that would overflow the expression's
+// capacity is evaluated first. Operands that are no array-like give NotImplemented unless
+// `strict` (then TypeError).
+py::object Apply(OpCode op, const py::handle* args, int n, bool strict) {
+  PyArray* arrays[3] = {nullptr, nullptr, nullptr};
+  bool any_pending = false;
+  for (int i = 0; i < n; ++i) {
+    arrays[i] = AsPyArray(args[i]);
+    any_pending |= arrays[i] != nullptr && arrays[i]->pending();
+  }
+  // The common case, two evaluated arrays: the node is built in place.
+  if (n == 2 && arrays[0] != nullptr && arrays[1] != nullptr && !any_pending) {
+    return WrapExpr(Expr::MakeArrays(op, arrays[0]->array(), arrays[1]->array()));
+  }
+  std::optional<Expr> ops[3];
+  for (int i = 0; i < n; ++i) {
+    ops[i] = ToOperand(args[i], strict);
+    if (!ops[i]) return NotImplemented();
   }
   auto make = [&]() {
-    switch (ops.size()) {
+    switch (n) {
       case 1:
-        return Expr::Make(op, ops[0]);
+        return Expr::Make(op, std::move(*ops[0]));
       case 2:
-        return Expr::Make(op, ops[0], ops[1]);
+        return Expr::Make(op, std::move(*ops[0]), std::move(*ops[1]));
       default:
-        return Expr::Make(op, ops[0], ops[1], ops[2]);
+        return Expr::Make(op, std::move(*ops[0]), std::move(*ops[1]), std::move(*ops[2]));
     }
   };
-  bool any_pending = false;
-  for (py::handle h : args) {
-    if (PyArray* p = AsPyArray(h)) any_pending |= p->pending();
-  }
   if (!any_pending) return WrapExpr(make());
   try {
     return WrapExpr(make());
   } catch (const Error&) {
-    // Too many nodes or arrays for one expression: run the pending parts and retry.
-    for (std::size_t i = 0; i < args.size(); ++i) {
-      if (PyArray* p = AsPyArray(args[i])) ops[i] = Expr(p->Get());
-    }
+    // Too many nodes or arrays for one expression: run the pending parts and retry (a genuine
+    // dtype or shape error is raised again by the retry).
+    for (int i = 0; i < n; ++i)
+      ops[i] = arrays[i] != nullptr ? Expr(arrays[i]->Get()) : ToOperand(args[i], strict);
     return WrapExpr(make());
   }
 }
 
-// op(operands...) written into `out` (NumPy's out=, same_kind casting); returns out.
-py::object ApplyInto(OpCode op, const std::vector<py::handle>& args, py::handle out) {
+py::object Apply(OpCode op, std::initializer_list<py::handle> args, bool strict) {
+  return Apply(op, args.begin(), static_cast<int>(args.size()), strict);
+}
+
+// op(args...) written into `out` (NumPy's out=, same_kind casting); returns out.
+py::object ApplyInto(OpCode op, std::initializer_list<py::handle> args, py::handle out) {
   PyArray* target = AsPyArray(out);
   if (target == nullptr) throw py::type_error("out= must be a shade.ndarray");
   EvaluateAllPending();  // expressions read their inputs when they run: before this write
-  std::vector<Expr> ops;
-  for (py::handle h : args) ops.push_back(*ToOperand(h, true));
+  std::optional<Expr> ops[3];
+  int n = 0;
+  for (py::handle h : args) ops[n++] = ToOperand(h, true);
   const NDArray& dst = target->Get();
-  Expr e = ops.size() == 1   ? Expr::Make(op, ops[0])
-           : ops.size() == 2 ? Expr::Make(op, ops[0], ops[1])
-                             : Expr::Make(op, ops[0], ops[1], ops[2]);
+  Expr e = n == 1   ? Expr::Make(op, std::move(*ops[0]))
+           : n == 2 ? Expr::Make(op, std::move(*ops[0]), std::move(*ops[1]))
+                    : Expr::Make(op, std::move(*ops[0]), std::move(*ops[1]), std::move(*ops[2]));
   {
     py::gil_scoped_release release;
     e.eval(dst);
@@ -88,6 +98,41 @@ py::object InPlace(OpCode op, py::handle self, py::handle other) {
   EvaluateAllPending();
   if (!ToOperand(other, false)) return NotImplemented();
   return ApplyInto(op, {self, other}, self);
+}
+
+// Raw number and comparison slots: Python calls them for `a + b` (either side a shade array)
+// without pybind11's argument dispatch, which costs more than a small op itself.
+template <OpCode kOp>
+PyObject* BinarySlot(PyObject* a, PyObject* b) {
+  try {
+    const py::handle args[2] = {a, b};
+    return Apply(kOp, args, 2, false).release().ptr();
+  } catch (...) {
+    SetPythonError();
+    return nullptr;
+  }
+}
+
+template <OpCode kOp>
+PyObject* InPlaceSlot(PyObject* a, PyObject* b) {
+  try {
+    return InPlace(kOp, a, b).release().ptr();
+  } catch (...) {
+    SetPythonError();
+    return nullptr;
+  }
+}
+
+PyObject* RichCompareSlot(PyObject* a, PyObject* b, int op) {
+  static constexpr OpCode kCodes[] = {OpCode::kLess,     OpCode::kLessEqual, OpCode::kEqual,
+                                      OpCode::kNotEqual, OpCode::kGreater,   OpCode::kGreaterEqual};
+  try {
+    const py::handle args[2] = {a, b};
+    return Apply(kCodes[op], args, 2, false).release().ptr();
+  } catch (...) {
+    SetPythonError();
+    return nullptr;
+  }
 }
 
 // NumPy returns scalars for 0-d results of reductions and products.
@@ -276,34 +321,32 @@ void BindOps(py::module_& m) {
   }
 }
 
-// The operator slots: binary, reflected and in-place forms of each (NumPy's operator -> ufunc).
+#define SHADE_PY_BINARY_OPERATORS(X)                                                    \
+  X(add, kAdd)                                                                          \
+  X(sub, kSubtract) X(mul, kMultiply) X(truediv, kTrueDivide) X(floordiv, kFloorDivide) \
+      X(mod, kRemainder) X(pow, kPower) X(and, kBitwiseAnd) X(or, kBitwiseOr) X(xor, kBitwiseXor)
+
+// The operators: binary, reflected and in-place forms of each (NumPy's operator -> ufunc), as
+// methods (for explicit calls) and as the type's raw slots (what `a + b` runs; see BinarySlot).
 void BindOperators(py::class_<PyArray>& cls) {
-  const std::pair<const char*, OpCode> binary[] = {{"add", OpCode::kAdd},
-                                                   {"sub", OpCode::kSubtract},
-                                                   {"mul", OpCode::kMultiply},
-                                                   {"truediv", OpCode::kTrueDivide},
-                                                   {"floordiv", OpCode::kFloorDivide},
-                                                   {"mod", OpCode::kRemainder},
-                                                   {"pow", OpCode::kPower},
-                                                   {"and", OpCode::kBitwiseAnd},
-                                                   {"or", OpCode::kBitwiseOr},
-                                                   {"xor", OpCode::kBitwiseXor}};
-  for (const auto& b : binary) {
-    const OpCode op = b.second;
-    const std::string name = b.first;
-    cls.def(("__" + name + "__").c_str(),
-            [op](py::handle a, py::handle x) {
-              return Apply(op, {a, x}, false);
-            },
-            py::is_operator());
-    cls.def(("__r" + name + "__").c_str(),
-            [op](py::handle a, py::handle x) {
-              return Apply(op, {x, a}, false);
-            },
-            py::is_operator());
-    cls.def(("__i" + name + "__").c_str(),
-            [op](py::handle a, py::handle x) { return InPlace(op, a, x); }, py::is_operator());
-  }
+#define SHADE_PY_BIND_OPERATOR(name, code)                                                      \
+  cls.def(                                                                                      \
+      "__" #name "__",                                                                          \
+      [](py::handle a, py::handle x) {                                                          \
+        return Apply(OpCode::code, {a, x}, false);                                              \
+      },                                                                                        \
+      py::is_operator());                                                                       \
+  cls.def(                                                                                      \
+      "__r" #name "__",                                                                         \
+      [](py::handle a, py::handle x) {                                                          \
+        return Apply(OpCode::code, {x, a}, false);                                              \
+      },                                                                                        \
+      py::is_operator());                                                                       \
+  cls.def(                                                                                      \
+      "__i" #name "__", [](py::handle a, py::handle x) { return InPlace(OpCode::code, a, x); }, \
+      py::is_operator());
+  SHADE_PY_BINARY_OPERATORS(SHADE_PY_BIND_OPERATOR)
+#undef SHADE_PY_BIND_OPERATOR
   const std::pair<const char*, OpCode> compare[] = {
       {"__eq__", OpCode::kEqual},   {"__ne__", OpCode::kNotEqual},
       {"__lt__", OpCode::kLess},    {"__le__", OpCode::kLessEqual},
@@ -338,6 +381,32 @@ void BindOperators(py::class_<PyArray>& cls) {
         return ScalarOrArray(WithoutGil([&]() { return matmul(x, y); }));
       },
       py::is_operator());
+}
+
+// Installs the raw slots; called last, since setting a dunder attribute on the type afterwards
+// would make Python regenerate the slot.
+void InstallOperatorSlots(py::class_<PyArray>& cls) {
+  auto* type = reinterpret_cast<PyHeapTypeObject*>(cls.ptr());
+  PyNumberMethods& nb = type->as_number;
+  nb.nb_add = &BinarySlot<OpCode::kAdd>;
+  nb.nb_subtract = &BinarySlot<OpCode::kSubtract>;
+  nb.nb_multiply = &BinarySlot<OpCode::kMultiply>;
+  nb.nb_true_divide = &BinarySlot<OpCode::kTrueDivide>;
+  nb.nb_floor_divide = &BinarySlot<OpCode::kFloorDivide>;
+  nb.nb_remainder = &BinarySlot<OpCode::kRemainder>;
+  nb.nb_and = &BinarySlot<OpCode::kBitwiseAnd>;
+  nb.nb_or = &BinarySlot<OpCode::kBitwiseOr>;
+  nb.nb_xor = &BinarySlot<OpCode::kBitwiseXor>;
+  nb.nb_inplace_add = &InPlaceSlot<OpCode::kAdd>;
+  nb.nb_inplace_subtract = &InPlaceSlot<OpCode::kSubtract>;
+  nb.nb_inplace_multiply = &InPlaceSlot<OpCode::kMultiply>;
+  nb.nb_inplace_true_divide = &InPlaceSlot<OpCode::kTrueDivide>;
+  nb.nb_inplace_floor_divide = &InPlaceSlot<OpCode::kFloorDivide>;
+  nb.nb_inplace_remainder = &InPlaceSlot<OpCode::kRemainder>;
+  nb.nb_inplace_and = &InPlaceSlot<OpCode::kBitwiseAnd>;
+  nb.nb_inplace_or = &InPlaceSlot<OpCode::kBitwiseOr>;
+  nb.nb_inplace_xor = &InPlaceSlot<OpCode::kBitwiseXor>;
+  type->ht_type.tp_richcompare = &RichCompareSlot;
 }
 
 void BindReductions(py::module_& m, py::class_<PyArray>& cls) {
@@ -709,6 +778,7 @@ PYBIND11_MODULE(_shade, m) {
   m.def(
       "_set_lazy_min_elements", [](std::int64_t n) { LazyMinElements() = n; }, py::arg("n"),
       "Elementwise results of operands this large or larger stay lazy (default 65536).");
+  InstallOperatorSlots(cls);
 }
 
 }  // namespace python

@@ -46,6 +46,8 @@ class PyArray {
   bool pending() const noexcept { return expr_ != nullptr; }
   /*! \brief The pending expression (pending() must be true). */
   const Expr& expr() const noexcept { return *expr_; }
+  /*! \brief The evaluated array (pending() must be false). */
+  const NDArray& array() const noexcept { return array_; }
   /*! \brief This operand as an expression leaf or tree (no evaluation). */
   Expr AsExpr() const { return expr_ ? *expr_ : Expr(array_); }
 
@@ -99,8 +101,13 @@ AxisSet ParseAxes(py::handle h);
 /*! \brief Shape argument: an int or a sequence of ints. */
 std::vector<index_t> ParseShape(py::handle h);
 
-/*! \brief Raises the Python exception a shade::Error maps to (see errors in module.cc). */
+/*! \brief Registers the translation of shade::Error to Python exceptions (interop.cc). */
 void RegisterErrorTranslator(py::module_& m);
+/*!
+ * \brief Sets the Python error for the exception being handled (shade::Error by its class, pybind11
+ *  exceptions as themselves); for raw C slots, which pybind11's translators do not cover.
+ */
+void SetPythonError();
 
 /*! \brief Binds buffer protocol, __dlpack__, from_dlpack, asarray, array (interop.cc). */
 void BindInterop(py::module_& m, py::class_<PyArray>& cls);
