@@ -39,15 +39,20 @@ PyArray::~PyArray() {
 
 const NDArray& PyArray::Get() {
   if (expr_) {
+    // Evaluated from a copy (shared arrays, no data): with the GIL released another thread may
+    // evaluate this array too, and the first to finish keeps its result.
+    const Expr expr = *expr_;
     NDArray result;
     {
       py::gil_scoped_release release;
-      result = expr_->eval();
+      result = expr.eval();
     }
     CountEvaluation();
-    array_ = std::move(result);
-    PendingSet().erase(this);
-    expr_.reset();
+    if (expr_) {
+      array_ = std::move(result);
+      PendingSet().erase(this);
+      expr_.reset();
+    }
   }
   return array_;
 }
