@@ -454,8 +454,13 @@ void BindShapeOps(py::module_& m, py::class_<PyArray>& cls) {
   cls.def_property_readonly("dtype", [](PyArray& self) {
     return DTypeObject(self.pending() ? self.expr().dtype() : self.Get().type_flag());
   });
-  cls.def_property_readonly("ndim", [](PyArray& self) { return self.Get().ndim(); });
-  cls.def_property_readonly("size", [](PyArray& self) { return self.Get().numel(); });
+  // Shape facts of a pending array come from its expression, without running it.
+  cls.def_property_readonly("ndim", [](PyArray& self) {
+    return self.pending() ? self.expr().shape().ndim() : self.Get().ndim();
+  });
+  cls.def_property_readonly("size", [](PyArray& self) {
+    return self.pending() ? static_cast<index_t>(self.expr().shape().Size()) : self.Get().numel();
+  });
   cls.def_property_readonly("itemsize", [](PyArray& self) { return self.Get().itemsize(); });
   cls.def_property_readonly("nbytes", [](PyArray& self) { return self.Get().nbytes(); });
   cls.def_property_readonly("strides", [](PyArray& self) {

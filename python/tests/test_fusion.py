@@ -23,7 +23,7 @@ def test_expression_is_one_fused_evaluation():
     evals, allocs = shade._evaluation_count(), shade._allocation_count()
     y = sa * sb + shade.exp(sc) - sa / sc
     assert shade._is_pending(y)
-    assert y.shape == (N,) and y.dtype == np.float32  # known without running
+    assert y.shape == (N,) and y.dtype == np.float32 and y.ndim == 1 and y.size == N  # known without running
     assert shade._evaluation_count() == evals and shade._allocation_count() == allocs
     out = np.asarray(y)  # first use
     assert shade._evaluation_count() == evals + 1
