@@ -93,3 +93,4 @@ def _tolist(self):
 
 ndarray.__str__ = _str
 ndarray.tolist = _tolist
+ndarray.__module__ = "shade"

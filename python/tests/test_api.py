@@ -196,3 +196,27 @@ def test_operators_with_numpy_scalars_are_strong():
     assert bool(shade.asarray([1])) and float(shade.asarray([2.5])) == 2.5 and int(shade.asarray([3])) == 3
     assert shade.where(shade.asarray([True, False]), 1.0, shade.asarray([5.0, 6.0])).tolist() == [1.0, 6.0]
     assert shade.clip(shade.arange(5), 1, 3).tolist() == [1, 1, 2, 3, 3]
+
+
+def test_numpy_operands_on_either_side():
+    n = np.arange(6.0).reshape(2, 3)
+    s = shade.asarray(n.copy())
+    for result in (n + s, s + n, n * 2.0 - s):
+        assert isinstance(result, shade.ndarray)
+    same(n + s, n + n)
+    s -= n
+    same(s, np.zeros((2, 3)))
+    s **= 2
+    same(s, np.zeros((2, 3)))
+    assert repr(shade.ndarray) == "<class 'shade.ndarray'>"
+
+
+def test_assignment_into_pending_and_views():
+    y = shade.ones(1 << 17) * 2
+    y[0] = 5
+    assert not shade._is_pending(y)
+    assert (float(y[0]), float(y[1])) == (5.0, 2.0)
+    x = shade.zeros((2, 3), dtype=shade.float32)
+    x[:, 1] = shade.arange(2)
+    x[0] = [7, 8, 9]
+    same(x, np.array([[7, 8, 9], [0, 1, 0]], dtype=np.float32))
