@@ -90,10 +90,14 @@ py::object Wrap(NDArray array) {
 }
 
 py::object WrapExpr(Expr expr) {
-  index_t largest = 0;
-  for (int i = 0; i < expr.num_arrays(); ++i) largest = std::max(largest, expr.array(i).numel());
-  if (largest >= LazyMinElements()) {
-    (void)expr.shape();  // resolves dtypes and shapes: errors surface where the op is written
+  // The product of the operands' sizes bounds the broadcast result's size: below the threshold
+  // (a 4-element a + b) the shape need not be resolved to know that the result is small.
+  double bound = 1;
+  for (int i = 0; i < expr.num_arrays(); ++i)
+    bound *= std::max<double>(1, static_cast<double>(expr.array(i).numel()));
+  if (bound >= static_cast<double>(LazyMinElements()) &&
+      static_cast<double>(expr.shape().Size()) >= static_cast<double>(LazyMinElements())) {
+    // shape() resolved dtypes and shapes: errors surface where the op is written
     return WrapPyArray(std::make_unique<PyArray>(std::move(expr)));
   }
   NDArray result = expr.eval();

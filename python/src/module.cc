@@ -188,6 +188,33 @@ py::object ArgReduce(bool is_max, py::handle a_h, py::handle axis, bool keepdims
   }));
 }
 
+std::vector<NDArray> AsNDArrays(const std::vector<py::handle>& objects) {
+  std::vector<NDArray> arrays;
+  for (py::handle h : objects) arrays.push_back(AsNDArray(h));
+  return arrays;
+}
+
+// A matrix product of two array-likes, run without the GIL; 0-d results as NumPy scalars.
+py::object Product(NDArray (*product)(const NDArray&, const NDArray&), py::handle a, py::handle b) {
+  const NDArray x = AsNDArray(a), y = AsNDArray(b);
+  return ScalarOrArray(WithoutGil([&]() { return product(x, y); }));
+}
+
+NDArray MatMul(const NDArray& a, const NDArray& b) {
+  return matmul(a, b);
+}
+NDArray Dot(const NDArray& a, const NDArray& b) {
+  return dot(a, b);
+}
+
+// a.permute(axes); None (or no axes) reverses them (NumPy's transpose default).
+py::object Transposed(const NDArray& a, std::vector<index_t> axes) {
+  if (axes.empty()) {
+    for (index_t d = a.ndim() - 1; d >= 0; --d) axes.push_back(d);
+  }
+  return Wrap(a.permute(axes));
+}
+
 std::vector<index_t> ShapeArgs(const py::args& args) {
   if (args.size() == 1) return ParseShape(args[0]);
   return args.cast<std::vector<index_t>>();
@@ -321,10 +348,13 @@ void BindOps(py::module_& m) {
   }
 }
 
-#define SHADE_PY_BINARY_OPERATORS(X)                                                    \
-  X(add, kAdd)                                                                          \
-  X(sub, kSubtract) X(mul, kMultiply) X(truediv, kTrueDivide) X(floordiv, kFloorDivide) \
-      X(mod, kRemainder) X(pow, kPower) X(and, kBitwiseAnd) X(or, kBitwiseOr) X(xor, kBitwiseXor)
+#define SHADE_PY_BINARY_OPERATORS(X)                                              \
+  X(add, kAdd)                                                                    \
+  X(sub, kSubtract)                                                               \
+  X(mul, kMultiply)                                                               \
+  X(truediv, kTrueDivide)                                                         \
+  X(floordiv, kFloorDivide) X(mod, kRemainder) X(pow, kPower) X(and, kBitwiseAnd) \
+      X(or, kBitwiseOr) X(xor, kBitwiseXor)
 
 // The operators: binary, reflected and in-place forms of each (NumPy's operator -> ufunc), as
 // methods (for explicit calls) and as the type's raw slots (what `a + b` runs; see BinarySlot).
@@ -368,17 +398,13 @@ void BindOperators(py::class_<PyArray>& cls) {
   cls.def(
       "__matmul__",
       [](py::handle a, py::handle b) -> py::object {
-        if (!ToOperand(b, false)) return NotImplemented();
-        const NDArray x = AsNDArray(a), y = AsNDArray(b);
-        return ScalarOrArray(WithoutGil([&]() { return matmul(x, y); }));
+        return ToOperand(b, false) ? Product(&MatMul, a, b) : NotImplemented();
       },
       py::is_operator());
   cls.def(
       "__rmatmul__",
       [](py::handle a, py::handle b) -> py::object {
-        if (!ToOperand(b, false)) return NotImplemented();
-        const NDArray x = AsNDArray(b), y = AsNDArray(a);
-        return ScalarOrArray(WithoutGil([&]() { return matmul(x, y); }));
+        return ToOperand(b, false) ? Product(&MatMul, b, a) : NotImplemented();
       },
       py::is_operator());
 }
@@ -469,33 +495,15 @@ void BindShapeOps(py::module_& m, py::class_<PyArray>& cls) {
     for (index_t s : a.strides()) bytes.push_back(s * static_cast<index_t>(a.itemsize()));
     return py::tuple(py::cast(bytes));
   });
-  cls.def_property_readonly("T", [](PyArray& self) {
-    const NDArray& a = self.Get();
-    std::vector<index_t> perm;
-    for (index_t d = a.ndim() - 1; d >= 0; --d) perm.push_back(d);
-    return Wrap(a.permute(perm));
-  });
+  cls.def_property_readonly("T", [](PyArray& self) { return Transposed(self.Get(), {}); });
   cls.def("transpose", [](PyArray& self, py::args axes) {
-    const NDArray& a = self.Get();
-    std::vector<index_t> perm;
-    if (axes.size() == 0 || (axes.size() == 1 && axes[0].is_none())) {
-      for (index_t d = a.ndim() - 1; d >= 0; --d) perm.push_back(d);
-    } else {
-      perm = ShapeArgs(axes);
-    }
-    return Wrap(a.permute(perm));
+    const bool reverse = axes.size() == 0 || (axes.size() == 1 && axes[0].is_none());
+    return Transposed(self.Get(), reverse ? std::vector<index_t>() : ShapeArgs(axes));
   });
   m.def(
       "transpose",
       [](py::handle a, py::handle axes) {
-        const NDArray x = AsNDArray(a);
-        std::vector<index_t> perm;
-        if (axes.is_none()) {
-          for (index_t d = x.ndim() - 1; d >= 0; --d) perm.push_back(d);
-        } else {
-          perm = ParseShape(axes);
-        }
-        return Wrap(x.permute(perm));
+        return Transposed(AsNDArray(a), axes.is_none() ? std::vector<index_t>() : ParseShape(axes));
       },
       py::arg("a"), py::arg("axes") = py::none());
   cls.def("reshape",
@@ -562,40 +570,25 @@ void BindShapeOps(py::module_& m, py::class_<PyArray>& cls) {
   m.def(
       "concatenate",
       [](const std::vector<py::handle>& arrays, index_t axis) {
-        std::vector<NDArray> xs;
-        for (py::handle h : arrays) xs.push_back(AsNDArray(h));
+        const std::vector<NDArray> xs = AsNDArrays(arrays);
         return Wrap(WithoutGil([&]() { return concatenate(xs, axis); }));
       },
       py::arg("arrays"), py::arg("axis") = 0);
   m.def(
       "stack",
       [](const std::vector<py::handle>& arrays, index_t axis) {
-        std::vector<NDArray> xs;
-        for (py::handle h : arrays) xs.push_back(AsNDArray(h));
+        const std::vector<NDArray> xs = AsNDArrays(arrays);
         return Wrap(WithoutGil([&]() { return stack(xs, axis); }));
       },
       py::arg("arrays"), py::arg("axis") = 0);
   m.def(
-      "matmul",
-      [](py::handle a, py::handle b) {
-        const NDArray x = AsNDArray(a), y = AsNDArray(b);
-        return ScalarOrArray(WithoutGil([&]() { return matmul(x, y); }));
-      },
-      py::arg("x1"), py::arg("x2"));
+      "matmul", [](py::handle a, py::handle b) { return Product(&MatMul, a, b); }, py::arg("x1"),
+      py::arg("x2"));
   m.def(
-      "dot",
-      [](py::handle a, py::handle b) {
-        const NDArray x = AsNDArray(a), y = AsNDArray(b);
-        return ScalarOrArray(WithoutGil([&]() { return dot(x, y); }));
-      },
-      py::arg("a"), py::arg("b"));
-  cls.def(
-      "dot",
-      [](py::handle a, py::handle b) {
-        const NDArray x = AsNDArray(a), y = AsNDArray(b);
-        return ScalarOrArray(WithoutGil([&]() { return dot(x, y); }));
-      },
+      "dot", [](py::handle a, py::handle b) { return Product(&Dot, a, b); }, py::arg("a"),
       py::arg("b"));
+  cls.def(
+      "dot", [](py::handle a, py::handle b) { return Product(&Dot, a, b); }, py::arg("b"));
   m.def(
       "tensordot",
       [](py::handle a, py::handle b, index_t axes) {
@@ -782,7 +775,7 @@ PYBIND11_MODULE(_shade, m) {
   m.def("_is_pending", [](PyArray& a) { return a.pending(); });
   m.def(
       "_set_lazy_min_elements", [](std::int64_t n) { LazyMinElements() = n; }, py::arg("n"),
-      "Elementwise results of operands this large or larger stay lazy (default 65536).");
+      "Elementwise results of this many elements or more stay lazy (default 65536).");
   InstallOperatorSlots(cls);
 }
 

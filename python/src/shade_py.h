@@ -71,8 +71,8 @@ std::int64_t& LazyMinElements();
 /*! \brief Wraps an NDArray as a new Python `shade.ndarray`. */
 py::object Wrap(NDArray array);
 /*!
- * \brief Wraps an expression: lazy when an operand has LazyMinElements() or more elements
- *  (dtype and shape errors are raised here, not at first use), else evaluated now.
+ * \brief Wraps an expression: lazy when its result has LazyMinElements() or more elements (dtype
+ *  and shape errors are raised here, not at first use), else evaluated now.
  */
 py::object WrapExpr(Expr expr);
 /*! \brief The PyArray inside `h`, or null when h is not a shade.ndarray. */

@@ -93,3 +93,12 @@ def test_gil_is_released_while_kernels_run():
     stop.set()
     thread.join()
     assert len(ticks) > before  # the other thread ran during the evaluations
+
+
+def test_laziness_follows_the_result_size():
+    row, col = shade.arange(300.0), shade.arange(300.0).reshape(300, 1)
+    outer = row * col  # 90,000 elements from two 300-element operands
+    assert shade._is_pending(outer)
+    np.testing.assert_array_equal(np.asarray(outer), np.arange(300.0) * np.arange(300.0).reshape(300, 1))
+    small = shade.arange(4.0) + 1
+    assert not shade._is_pending(small)
