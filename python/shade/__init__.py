@@ -91,6 +91,13 @@ def _tolist(self):
     return _np.asarray(self).tolist()
 
 
+def _array(self, dtype=None):
+    """NumPy conversion for what the buffer protocol cannot carry (bfloat16 -> float32)."""
+    out = _np.asarray(self.astype(float32)) if self.dtype == bfloat16 else _np.asarray(memoryview(self))
+    return out if dtype is None else out.astype(dtype, copy=False)
+
+
+ndarray.__array__ = _array
 ndarray.__str__ = _str
 ndarray.tolist = _tolist
 ndarray.__module__ = "shade"

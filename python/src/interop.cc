@@ -7,6 +7,7 @@
 #include <cctype>
 #include <cstring>
 #include <string>
+#include <type_traits>
 #include <unordered_set>
 #include <utility>
 
@@ -284,6 +285,10 @@ NDArray FromBuffer(py::handle h) {
 }
 }  // namespace
 
+namespace {
+py::object FromDLPackObject(py::handle obj);
+}  // namespace
+
 NDArray AsNDArray(py::handle h) {
   if (PyArray* p = AsPyArray(h)) return p->Get();
   if (PyObject_CheckBuffer(h.ptr())) {
@@ -291,7 +296,7 @@ NDArray AsNDArray(py::handle h) {
     if (a.defined()) return a;
   }
   if (py::hasattr(h, "__dlpack__") && !py::hasattr(h, "__array_interface__")) {
-    return py::module_::import("shade._shade").attr("from_dlpack")(h).cast<PyArray*>()->Get();
+    return AsPyArray(FromDLPackObject(h))->Get();
   }
   // Sequences and scalars: NumPy decides the dtype as it would for np.asarray.
   py::object arr = NumPy().attr("asarray")(h);
@@ -420,20 +425,28 @@ void ReleaseExportedBuffer(PyObject*, Py_buffer* view) {
   delete static_cast<ExportedLayout*>(view->internal);
 }
 
+// Capsule names of the two DLPack ABIs (the consumer renames a capsule to used_<name>).
+constexpr const char* kLegacyCapsule = "dltensor";
+constexpr const char* kVersionedCapsule = "dltensor_versioned";
+
+// A capsule nobody consumed still owns its tensor.
+template <typename Managed>
 void DLPackCapsuleDestructor(PyObject* capsule) {
-  // A capsule nobody consumed still owns its tensor (the consumer renames it to used_dltensor).
-  if (PyCapsule_IsValid(capsule, "dltensor")) {
-    auto* t = static_cast<DLManagedTensor*>(PyCapsule_GetPointer(capsule, "dltensor"));
+  const char* name =
+      std::is_same<Managed, DLManagedTensor>::value ? kLegacyCapsule : kVersionedCapsule;
+  if (PyCapsule_IsValid(capsule, name)) {
+    auto* t = static_cast<Managed*>(PyCapsule_GetPointer(capsule, name));
     if (t != nullptr && t->deleter != nullptr) t->deleter(t);
   }
 }
 
 // Wraps a producer's tensor so that its deleter runs with the GIL held (NumPy's deleter drops a
 // Python reference, and the last shade array may die on any thread).
+template <typename Managed>
 struct GilManagedTensor {
-  DLManagedTensor outer;
-  DLManagedTensor* inner;
-  static void Delete(DLManagedTensor* self) {
+  Managed outer;
+  Managed* inner;
+  static void Delete(Managed* self) {
     auto* w = static_cast<GilManagedTensor*>(self->manager_ctx);
     if (w->inner->deleter != nullptr && Py_IsInitialized()) {
       PyGILState_STATE state = PyGILState_Ensure();
@@ -444,31 +457,81 @@ struct GilManagedTensor {
   }
 };
 
+// Imports the tensor of an unconsumed capsule and marks the capsule used. A read-only tensor
+// (DLPack 1.x flag) is copied: shade arrays cannot refuse writes.
+template <typename Managed>
+NDArray ImportCapsule(py::handle capsule, const char* name) {
+  auto* inner = static_cast<Managed*>(PyCapsule_GetPointer(capsule.ptr(), name));
+  auto* w = new GilManagedTensor<Managed>{*inner, inner};
+  w->outer.manager_ctx = w;
+  w->outer.deleter = &GilManagedTensor<Managed>::Delete;
+  NDArray a;
+  bool read_only = false;
+  try {
+    if constexpr (std::is_same<Managed, DLManagedTensor>::value) {
+      a = io::FromDLPack(&w->outer);
+    } else {
+      read_only = (inner->flags & DLPACK_FLAG_BITMASK_READ_ONLY) != 0;
+      a = io::FromDLPack(&w->outer, /*accept_read_only=*/true);
+    }
+  } catch (...) {
+    delete w;  // nothing was taken: the capsule still owns the producer's tensor
+    throw;
+  }
+  PyCapsule_SetName(capsule.ptr(), std::is_same<Managed, DLManagedTensor>::value
+                                       ? "used_dltensor"
+                                       : "used_dltensor_versioned");
+  return read_only ? a.Clone() : a;
+}
+
 py::object FromDLPackObject(py::handle obj) {
   py::object capsule;
   if (PyCapsule_CheckExact(obj.ptr())) {
     capsule = py::reinterpret_borrow<py::object>(obj);
   } else if (py::hasattr(obj, "__dlpack__")) {
-    capsule = obj.attr("__dlpack__")();
+    try {  // DLPack 1.x producers take max_version; older ones (NumPy 1.24) raise TypeError
+      capsule = obj.attr("__dlpack__")(py::arg("max_version") =
+                                           py::make_tuple(io::kDLPackMajor, io::kDLPackMinor));
+    } catch (py::error_already_set& e) {
+      if (!e.matches(PyExc_TypeError)) throw;
+      capsule = obj.attr("__dlpack__")();
+    }
   } else {
     throw py::type_error("shade.from_dlpack: the object has no __dlpack__ method");
   }
-  if (!PyCapsule_IsValid(capsule.ptr(), "dltensor")) {
-    throw py::value_error("shade.from_dlpack: expected an unconsumed 'dltensor' capsule");
+  if (PyCapsule_IsValid(capsule.ptr(), kVersionedCapsule)) {
+    return Wrap(ImportCapsule<DLManagedTensorVersioned>(capsule, kVersionedCapsule));
   }
-  auto* inner = static_cast<DLManagedTensor*>(PyCapsule_GetPointer(capsule.ptr(), "dltensor"));
-  auto* w = new GilManagedTensor{*inner, inner};
-  w->outer.manager_ctx = w;
-  w->outer.deleter = &GilManagedTensor::Delete;
-  NDArray a;
-  try {
-    a = io::FromDLPack(&w->outer);
-  } catch (...) {
-    delete w;  // nothing was taken: the capsule still owns the producer's tensor
-    throw;
+  if (PyCapsule_IsValid(capsule.ptr(), kLegacyCapsule)) {
+    return Wrap(ImportCapsule<DLManagedTensor>(capsule, kLegacyCapsule));
   }
-  PyCapsule_SetName(capsule.ptr(), "used_dltensor");
-  return Wrap(std::move(a));
+  throw py::value_error(
+      "shade.from_dlpack: expected an unconsumed 'dltensor' or 'dltensor_versioned' capsule");
+}
+
+// __dlpack__: the legacy capsule unless the consumer asks for DLPack 1.x by max_version.
+py::object ExportDLPack(PyArray& self, py::handle stream, py::handle max_version,
+                        py::handle dl_device, py::handle copy) {
+  if (!stream.is_none())
+    throw py::value_error("shade.ndarray.__dlpack__: CPU arrays take stream=None");
+  if (!dl_device.is_none() && !dl_device.equal(py::make_tuple(1, 0))) {
+    throw py::buffer_error("shade.ndarray.__dlpack__: only the CPU device (1, 0) is available");
+  }
+  const NDArray array = (!copy.is_none() && copy.cast<bool>()) ? self.Get().Clone() : self.Get();
+  const bool versioned =
+      !max_version.is_none() && max_version.cast<py::tuple>()[0].cast<int>() >= 1;
+  PyObject* cap = nullptr;
+  if (versioned) {
+    DLManagedTensorVersioned* t = io::ToDLPackVersioned(array);
+    cap = PyCapsule_New(t, kVersionedCapsule, &DLPackCapsuleDestructor<DLManagedTensorVersioned>);
+    if (cap == nullptr) t->deleter(t);
+  } else {
+    DLManagedTensor* t = io::ToDLPack(array);
+    cap = PyCapsule_New(t, kLegacyCapsule, &DLPackCapsuleDestructor<DLManagedTensor>);
+    if (cap == nullptr) t->deleter(t);
+  }
+  if (cap == nullptr) throw py::error_already_set();
+  return py::reinterpret_steal<py::object>(cap);
 }
 }  // namespace
 
@@ -478,20 +541,10 @@ void BindInterop(py::module_& m, py::class_<PyArray>& cls) {
   auto* heap_type = reinterpret_cast<PyHeapTypeObject*>(cls.ptr());
   heap_type->as_buffer.bf_getbuffer = &GetBuffer;
   heap_type->as_buffer.bf_releasebuffer = &ReleaseExportedBuffer;
-  cls.def(
-      "__dlpack__",
-      [](PyArray& self, py::object stream) {
-        if (!stream.is_none())
-          throw py::value_error("shade.ndarray.__dlpack__: CPU arrays take stream=None");
-        DLManagedTensor* t = io::ToDLPack(self.Get());
-        PyObject* cap = PyCapsule_New(t, "dltensor", &DLPackCapsuleDestructor);
-        if (cap == nullptr) {
-          t->deleter(t);
-          throw py::error_already_set();
-        }
-        return py::reinterpret_steal<py::object>(cap);
-      },
-      py::arg("stream") = py::none(), "DLPack capsule sharing this array's memory.");
+  cls.def("__dlpack__", &ExportDLPack, py::kw_only(), py::arg("stream") = py::none(),
+          py::arg("max_version") = py::none(), py::arg("dl_device") = py::none(),
+          py::arg("copy") = py::none(),
+          "DLPack capsule sharing this array's memory (DLPack 1.x when max_version >= (1, 0)).");
   cls.def(
       "__dlpack_device__", [](PyArray&) { return py::make_tuple(1, 0); },
       "(kDLCPU, 0): shade arrays live in host memory.");

@@ -169,3 +169,21 @@ def test_bfloat16_has_no_buffer_format():
     with pytest.raises(TypeError):
         memoryview(b)
     np.testing.assert_array_equal(np.asarray(b.astype(shade.float32)), [1, 1, 1])
+    converted = np.asarray(b)  # __array__: through float32
+    assert converted.dtype == np.float32 and converted.tolist() == [1, 1, 1]
+
+
+@given(st.data(), shapes, st.sampled_from(ALL_DTYPES))
+def test_dlpack_versioned_round_trip(data, shape, dtype):
+    a = data.draw(arrays(dtype, shape))
+    s = shade.asarray(a)
+    cap = s.__dlpack__(max_version=(1, 0))
+    assert "dltensor_versioned" in repr(cap)
+    t = shade.from_dlpack(cap)
+    np.testing.assert_array_equal(np.asarray(t), a)
+    if a.size > 0:
+        assert address(t) == address(a)
+    copied = shade.from_dlpack(shade.asarray(a).__dlpack__(max_version=(1, 0), copy=True))
+    np.testing.assert_array_equal(np.asarray(copied), a)
+    if a.size > 0:
+        assert address(copied) != address(a)
