@@ -168,14 +168,14 @@ NDArray Index(const NDArray& a, const ParsedKey& key, bool* is_element) {
                   " but corresponding boolean dimension is " + std::to_string(it.array.size(k)));
             }
           }
-          std::vector<NDArray> nz = nonzero(it.array);
-          for (index_t k = 0; k < it.array.ndim(); ++k) advanced.push_back({d + k, nz[k]});
           if (it.array.ndim() == 0) {  // a[True] / a[False]: a new axis of length 1 or 0
             v = v.unsqueeze(d);
-            advanced.push_back({d, it.array.type_flag() == kBool && it.array.get({}) != 0
-                                       ? full_int({1}, 0, kInt64)
-                                       : full_int({0}, 0, kInt64)});
+            advanced.push_back(
+                {d, it.array.get({}) != 0 ? full_int({1}, 0, kInt64) : full_int({0}, 0, kInt64)});
             ++d;
+          } else {
+            std::vector<NDArray> nz = nonzero(it.array);
+            for (index_t k = 0; k < it.array.ndim(); ++k) advanced.push_back({d + k, nz[k]});
           }
           d += it.array.ndim();
         } else {

@@ -113,6 +113,15 @@ def test_repr_and_str_match_numpy(values):
     assert str(s) == str(values)
 
 
+@pytest.mark.parametrize("key", [
+    True, False, [], (Ellipsis, [0, 1]), (None, [0, 1], None), ([0, 1], slice(None), [1, 2]),
+    (0, slice(None), [1, 2]), (slice(None), [[0], [2]], [1, 3]), (1, [0, 2], None, slice(None, None, -2)),
+    (Ellipsis, None), (np.int32(1), -1), (np.array(1), slice(1, None))])
+def test_indexing_corner_keys(key):
+    n = np.arange(24).reshape(2, 3, 4)
+    same(shade.asarray(n)[key], n[key])
+
+
 def test_indexing_scalars_and_errors():
     n = np.arange(12).reshape(3, 4)
     s = shade.asarray(n)
