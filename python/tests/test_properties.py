@@ -208,6 +208,10 @@ def test_advanced_indexing_and_assignment(data, shape):
     a2[key] = 5.5
     s2[key] = 5.5
     assert_same(s2, a2)
+    values = expected * 2 + 1  # repeated indices write equal values: no order dependence
+    a2[key] = values
+    s2[key] = values
+    assert_same(s2, a2)
 
 
 @given(st.data(), hnp.array_shapes(min_dims=1, max_dims=3, min_side=1, max_side=6), dtypes)
