@@ -14,6 +14,7 @@
 #include "shade/io/npz.h"
 #include "shade/memory/alloc.h"
 #include "shade/ndarray/creation.h"
+#include "shade/ndarray/indexing.h"
 #include "shade/ndarray/linalg.h"
 #include "shade/ndarray/ops.h"
 #include "shade/ndarray/print.h"
@@ -348,13 +349,13 @@ void BindOps(py::module_& m) {
   }
 }
 
-#define SHADE_PY_BINARY_OPERATORS(X)                                              \
-  X(add, kAdd)                                                                    \
-  X(sub, kSubtract)                                                               \
-  X(mul, kMultiply)                                                               \
-  X(truediv, kTrueDivide)                                                         \
-  X(floordiv, kFloorDivide) X(mod, kRemainder) X(pow, kPower) X(and, kBitwiseAnd) \
-      X(or, kBitwiseOr) X(xor, kBitwiseXor)
+#define SHADE_PY_BINARY_OPERATORS(X) \
+  X(add, kAdd)                       \
+  X(sub, kSubtract)                  \
+  X(mul, kMultiply)                  \
+  X(truediv, kTrueDivide)            \
+  X(floordiv, kFloorDivide)          \
+  X(mod, kRemainder) X(pow, kPower) X(and, kBitwiseAnd) X(or, kBitwiseOr) X(xor, kBitwiseXor)
 
 // The operators: binary, reflected and in-place forms of each (NumPy's operator -> ufunc), as
 // methods (for explicit calls) and as the type's raw slots (what `a + b` runs; see BinarySlot).
@@ -596,6 +597,59 @@ void BindShapeOps(py::module_& m, py::class_<PyArray>& cls) {
         return ScalarOrArray(WithoutGil([&]() { return tensordot(x, y, axes); }));
       },
       py::arg("a"), py::arg("b"), py::arg("axes") = 2);
+  // Copying rearrangements (shape_ops.h, indexing.h), NumPy's signatures.
+  m.def(
+      "flip",
+      [](py::handle a, py::handle axis) {
+        const NDArray x = AsNDArray(a);
+        return Wrap(axis.is_none() ? flip(x) : flip(x, ParseShape(axis)));
+      },
+      py::arg("m"), py::arg("axis") = py::none());
+  m.def(
+      "roll",
+      [](py::handle a, py::handle shift, py::handle axis) {
+        const NDArray x = AsNDArray(a);
+        if (axis.is_none()) return Wrap(roll(x, shift.cast<index_t>()));
+        if (PyIndex_Check(shift.ptr()) && PyIndex_Check(axis.ptr())) {
+          return Wrap(roll(x, shift.cast<index_t>(), axis.cast<index_t>()));
+        }
+        return Wrap(roll(x, ParseShape(shift), ParseShape(axis)));
+      },
+      py::arg("a"), py::arg("shift"), py::arg("axis") = py::none());
+  m.def(
+      "tile",
+      [](py::handle a, py::handle reps) { return Wrap(tile(AsNDArray(a), ParseShape(reps))); },
+      py::arg("A"), py::arg("reps"));
+  m.def(
+      "repeat",
+      [](py::handle a, py::handle repeats, py::handle axis) {
+        const NDArray x = AsNDArray(a);
+        if (axis.is_none()) return Wrap(repeat(x, repeats.cast<index_t>()));
+        if (PyIndex_Check(repeats.ptr()))
+          return Wrap(repeat(x, repeats.cast<index_t>(), axis.cast<index_t>()));
+        return Wrap(repeat(x, ParseShape(repeats), axis.cast<index_t>()));
+      },
+      py::arg("a"), py::arg("repeats"), py::arg("axis") = py::none());
+  m.def(
+      "take",
+      [](py::handle a, py::handle indices, py::handle axis) {
+        const NDArray x = AsNDArray(a), i = AsNDArray(indices);
+        return Wrap(axis.is_none() ? take(x, i) : take(x, i, axis.cast<index_t>()));
+      },
+      py::arg("a"), py::arg("indices"), py::arg("axis") = py::none());
+  m.def(
+      "nonzero",
+      [](py::handle a) {
+        py::tuple result;
+        for (NDArray& i : nonzero(AsNDArray(a)))
+          result = result + py::make_tuple(Wrap(std::move(i)));
+        return result;
+      },
+      py::arg("a"));
+  cls.def("__copy__", [](PyArray& self) { return Wrap(self.Get().Clone()); });
+  cls.def(
+      "__deepcopy__", [](PyArray& self, py::handle) { return Wrap(self.Get().Clone()); },
+      py::arg("memo"));
 }
 
 void BindCreation(py::module_& m) {

@@ -229,3 +229,26 @@ def test_assignment_into_pending_and_views():
     x[:, 1] = shade.arange(2)
     x[0] = [7, 8, 9]
     same(x, np.array([[7, 8, 9], [0, 1, 0]], dtype=np.float32))
+
+
+def test_rearrangements_and_copies():
+    import copy
+
+    n = np.arange(24, dtype=np.int16).reshape(2, 3, 4)
+    s = shade.asarray(n)
+    same(shade.flip(s), np.flip(n))
+    same(shade.flip(s, axis=(0, 2)), np.flip(n, axis=(0, 2)))
+    same(shade.roll(s, 5), np.roll(n, 5))
+    same(shade.roll(s, -1, axis=1), np.roll(n, -1, axis=1))
+    same(shade.roll(s, (1, 2), axis=(0, 2)), np.roll(n, (1, 2), axis=(0, 2)))
+    same(shade.tile(s, (2, 1, 1)), np.tile(n, (2, 1, 1)))
+    same(shade.repeat(s, 2), np.repeat(n, 2))
+    same(shade.repeat(s, [1, 0, 2], axis=1), np.repeat(n, [1, 0, 2], axis=1))
+    same(shade.take(s, [0, -1]), np.take(n, [0, -1]))
+    same(shade.take(s, [[2, 0]], axis=2), np.take(n, [[2, 0]], axis=2))
+    for got, want in zip(shade.nonzero(s % 5 == 0), np.nonzero(n % 5 == 0)):
+        same(got, want)
+    c, d = copy.copy(s), copy.deepcopy(s)
+    c[0, 0, 0] = 99
+    d[0, 0, 0] = 98
+    assert n[0, 0, 0] == 0
