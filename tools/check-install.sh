@@ -24,3 +24,8 @@ if [ "$default_out" != "$native_out" ]; then
   exit 1
 fi
 echo "check-install: default-flags and -march=native consumers agree bit for bit"
+# The Python package, when it was built: importable from the prefix in Debian's layout.
+if [ -d "$prefix/lib/python3/dist-packages/shade" ]; then
+  (cd / && PYTHONPATH="$prefix/lib/python3/dist-packages" OPENBLAS_CORETYPE=Haswell /usr/bin/python3 -c \
+    "import shade; assert (shade.arange(3) * 2).tolist() == [0, 2, 4]; print('installed shade module: ok')")
+fi

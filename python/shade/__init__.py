@@ -1,0 +1,103 @@
+"""shade: NumPy-compatible arrays over shade's dynamic NDArray.
+
+Arrays share memory with NumPy in both directions (buffer protocol, DLPack), Python scalars
+promote as NumPy 2 does (NEP 50: weak), and elementwise ops on large arrays build one lazy
+expression that runs as a single fused kernel when the result is first used.
+
+dtypes: shade.float32 etc. are NumPy's scalar types themselves, so ``shade.float32 ==
+numpy.float32`` and ``a.dtype == shade.float32`` hold (``a.dtype`` is a ``numpy.dtype``).
+bfloat16, which NumPy lacks, is ``shade.bfloat16``.
+"""
+import builtins as _builtins
+import os as _os
+
+import numpy as _np
+
+from ._shade import *  # noqa: F401,F403
+from ._shade import (  # noqa: F401
+    ndarray, _save_npy, _save_npz, _evaluation_count, _allocation_count, _is_pending,
+    _set_lazy_min_elements)
+
+bool_ = _np.bool_
+int8, int16, int32, int64 = _np.int8, _np.int16, _np.int32, _np.int64
+uint8, uint16, uint32, uint64 = _np.uint8, _np.uint16, _np.uint32, _np.uint64
+float16, float32, float64 = _np.float16, _np.float32, _np.float64
+newaxis = None
+
+
+class _BFloat16:
+    """shade's bfloat16 dtype (NumPy has none)."""
+
+    _shade_dtype_flag = 8
+    name = "bfloat16"
+    itemsize = 2
+
+    def __repr__(self):
+        return "shade.bfloat16"
+
+    def __eq__(self, other):
+        return other is self or other == "bfloat16"
+
+    def __hash__(self):
+        return hash("bfloat16")
+
+
+bfloat16 = _BFloat16()
+
+
+def _npy_path(file):
+    file = _os.fspath(file)
+    return file if file.endswith(".npy") else file + ".npy"
+
+
+def save(file, arr):
+    """Writes ``arr`` to a .npy file (".npy" is appended when missing, as numpy.save does)."""
+    _save_npy(_npy_path(file), arr)
+
+
+def _npz_path(file):
+    file = _os.fspath(file)
+    return file if file.endswith(".npz") else file + ".npz"
+
+
+def _named(args, kwds):
+    named = [("arr_%d" % i, a) for i, a in enumerate(args)]
+    for key, value in kwds.items():
+        if _builtins.any(key == n for n, _ in named):  # shade.any shadows the builtin here
+            raise ValueError("Cannot use un-named variables and keyword %s" % key)
+        named.append((key, value))
+    return named
+
+
+def savez(file, *args, **kwds):
+    """numpy.savez: arrays as members of an uncompressed .npz archive."""
+    _save_npz(_npz_path(file), _named(args, kwds), False)
+
+
+def savez_compressed(file, *args, **kwds):
+    """numpy.savez_compressed: arrays as deflated members of a .npz archive."""
+    _save_npz(_npz_path(file), _named(args, kwds), True)
+
+
+def _str(self):
+    if self.dtype == bfloat16:
+        return str(_np.asarray(self.astype(float32)))
+    return str(_np.asarray(self))
+
+
+def _tolist(self):
+    if self.dtype == bfloat16:
+        return _np.asarray(self.astype(float32)).tolist()
+    return _np.asarray(self).tolist()
+
+
+def _array(self, dtype=None):
+    """NumPy conversion for what the buffer protocol cannot carry (bfloat16 -> float32)."""
+    out = _np.asarray(self.astype(float32)) if self.dtype == bfloat16 else _np.asarray(memoryview(self))
+    return out if dtype is None else out.astype(dtype, copy=False)
+
+
+ndarray.__array__ = _array
+ndarray.__str__ = _str
+ndarray.tolist = _tolist
+ndarray.__module__ = "shade"
