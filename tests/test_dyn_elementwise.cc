@@ -453,6 +453,11 @@ TEST(DynElementwise, BadInput) {
   NDArray lazy(IndexSpan{2, 3});  // sizes but no element type yet
   ExpectMessage([&] { (lazy + 1).eval(); }, {"element type"});
   ExpectMessage([&] { a += 1.5 + Iota({5}, kFloat32, 1, 0); }, {"(2,3)", "(5,)"});
+  // A code that is no op (the registry's table is not read past its end).
+  const OpCode bogus = static_cast<OpCode>(200);
+  ExpectMessage([&] { OpName(bogus); }, {"unknown op code", "200"});
+  ExpectMessage([&] { OpArity(OpCode::kNumOps); }, {"unknown op code"});
+  EXPECT_EQ(OpTraitsOf(bogus).arity, 0);
   // Capacity of one expression.
   ExpectMessage(
       [&] {

@@ -159,11 +159,17 @@ constexpr bool RowsMatchCodes() {
   return sizeof(kOpTraits) / sizeof(kOpTraits[0]) == static_cast<unsigned>(OpCode::kNumOps);
 }
 static_assert(RowsMatchCodes(), "one OpTraits row per OpCode, in enumerator order");
+// What OpTraitsOf answers for a code that is no op (kNumOps or beyond): arity 0, no name.
+inline constexpr OpTraits kNoOpTraits = {OpCode::kNumOps,    "(invalid op)", 0,
+                                         OpCategory::kArith, OpDomain::kAny, 1};
 }  // namespace detail
 
-/*! \brief The registry entry of op (op must be a valid enumerator below kNumOps). */
+/*! \brief The registry entry of op; for a code that is no op, an entry of arity 0 named
+ *  "(invalid op)" (OpName and OpArity throw instead). */
 constexpr const OpTraits& OpTraitsOf(OpCode op) {
-  return detail::kOpTraits[static_cast<int>(op)];
+  return static_cast<int>(op) < static_cast<int>(OpCode::kNumOps)
+             ? detail::kOpTraits[static_cast<int>(op)]
+             : detail::kNoOpTraits;
 }
 /*! \brief The registry cost of op (the `kCost` of its functors). */
 constexpr int OpCostOf(OpCode op) {
