@@ -20,6 +20,7 @@
 
 #include "dyn2_oracle.h"
 #include "shade/ndarray/ops.h"
+#include "shade/ndarray/shape_ops.h"
 
 namespace shade {
 namespace {
@@ -36,15 +37,13 @@ OpCode OpOf(const std::string& name) {
   return OpCode::kAdd;
 }
 
+// Ops whose float results may differ from NumPy's by a few ulps: power and the costly float
+// math of the registry (sqrt, floor, ceil, copysign are exact).
 bool Transcendental(OpCode op) {
-  switch (op) {
-    case OpCode::kExp: case OpCode::kLog: case OpCode::kLog1p: case OpCode::kExpm1:
-    case OpCode::kSin: case OpCode::kCos: case OpCode::kTanh: case OpCode::kSigmoid:
-    case OpCode::kRsqrt: case OpCode::kPower:
-      return true;
-    default:
-      return false;
-  }
+  const OpTraits& t = OpTraitsOf(op);
+  const bool float_math =
+      t.category == OpCategory::kFloatUnary || t.category == OpCategory::kFloatBinary;
+  return op == OpCode::kPower || (float_math && t.cost > 4);
 }
 
 void ExpectSameValues(const NDArray& got, const NDArray& want, OpCode op, const std::string& what) {
@@ -367,6 +366,65 @@ void ExpectMessage(const std::function<void()>& f, std::initializer_list<const c
   for (const char* p : parts) EXPECT_NE(m.find(p), std::string::npos) << "'" << p << "' not in: " << m;
 }
 
+// The registry's ufuncs through their generated free functions: broadcasting, weak scalars,
+// out= (also non-contiguous), and the same values as the op-code path the oracle test runs.
+TEST(DynElementwise, RegistryUfuncsFreeFunctionsAndOut) {
+  NDArray a = Iota({2, 1, 3}, kFloat32, 0.7, 0.25), b = Iota({4, 1}, kInt8, 1, -3);
+  struct Binary {
+    OpCode op;
+    Expr (*lazy)(Expr, Expr);
+    const NDArray& (*into)(Expr, Expr, const NDArray&);
+  };
+  const Binary binary[] = {{OpCode::kArctan2, arctan2, arctan2},
+                           {OpCode::kHypot, hypot, hypot},
+                           {OpCode::kLogaddexp, logaddexp, logaddexp},
+                           {OpCode::kCopysign, copysign, copysign}};
+  for (const Binary& f : binary) {
+    const NDArray want = Expr::Make(f.op, a, b).eval();
+    ASSERT_EQ(want.type_flag(), kFloat32) << OpName(f.op);  // float32 with int8 (float16)
+    ASSERT_EQ(want.ndim(), 3);
+    ASSERT_EQ(want.numel(), 24) << OpName(f.op);
+    ExpectSameValues(f.lazy(a, b).eval(), want, f.op, OpName(f.op));
+    NDArray out = NonContiguous(NDArray::Empty({2, 4, 3}, kFloat64));
+    f.into(a, b, out);  // float32 -> float64 out: same_kind
+    ExpectSameValues(astype(out, kFloat32), want, f.op, std::string(OpName(f.op)) + " out=");
+    EXPECT_EQ(f.lazy(b, 2).eval().type_flag(), kFloat16) << OpName(f.op);    // weak int
+    EXPECT_EQ(f.lazy(b, 2.5).eval().type_flag(), kFloat64) << OpName(f.op);  // weak float
+  }
+  struct Unary {
+    OpCode op;
+    Expr (*lazy)(Expr);
+    const NDArray& (*into)(Expr, const NDArray&);
+  };
+  const Unary unary[] = {{OpCode::kLog2, log2, log2},
+                         {OpCode::kExp2, exp2, exp2},
+                         {OpCode::kLog10, log10, log10},
+                         {OpCode::kCbrt, cbrt, cbrt}};
+  for (const Unary& f : unary) {
+    const NDArray want = Expr::Make(f.op, a).eval();
+    ExpectSameValues(f.lazy(a).eval(), want, f.op, OpName(f.op));
+    NDArray out = NDArray::Empty({2, 1, 3}, kFloat32);
+    EXPECT_EQ(&f.into(a, out), &out);
+    ExpectSameValues(out, want, f.op, std::string(OpName(f.op)) + " out=");
+    EXPECT_EQ(f.lazy(b).eval().type_flag(), kFloat16) << OpName(f.op);  // int8 -> float16
+    // NumPy refuses the float result into an integer out (same_kind): named op and dtypes.
+    NDArray iout = NDArray::Empty({4, 1}, kInt8);
+    ExpectMessage([&] { f.into(b, iout); }, {OpName(f.op), "float16", "int8", "same_kind"});
+  }
+  // Fused with other ops (the register program takes log2, log10 and copysign; the others run
+  // through the tile kernels) on an array above the parallel grain.
+  const index_t n = index_t(1) << 17;
+  NDArray x = Iota({n}, kFloat32, 0.37, 0.5), y = Iota({n}, kFloat32, 0.11, -3);
+  const NDArray fused = copysign(log2(x) * 2 + hypot(x, y), y);
+  const float* px = x.data<float>();
+  const float* py = y.data<float>();
+  const float* pf = fused.data<float>();
+  for (index_t i = 0; i < n; i += 101) {
+    const float want = std::copysign(std::log2(px[i]) * 2 + std::hypot(px[i], py[i]), py[i]);
+    EXPECT_NEAR(pf[i], want, 1e-5f * (std::fabs(want) + 4)) << i;
+  }
+}
+
 TEST(DynElementwise, BadInput) {
   NDArray a = Iota({2, 3}, kFloat32, 1, 0), b = Iota({4}, kFloat32, 1, 0);
   ExpectMessage([&] { (a + b).eval(); }, {"add", "could not be broadcast", "(2,3)", "(4,)"});
@@ -395,6 +453,11 @@ TEST(DynElementwise, BadInput) {
   NDArray lazy(IndexSpan{2, 3});  // sizes but no element type yet
   ExpectMessage([&] { (lazy + 1).eval(); }, {"element type"});
   ExpectMessage([&] { a += 1.5 + Iota({5}, kFloat32, 1, 0); }, {"(2,3)", "(5,)"});
+  // A code that is no op (the registry's table is not read past its end).
+  const OpCode bogus = static_cast<OpCode>(200);
+  ExpectMessage([&] { OpName(bogus); }, {"unknown op code", "200"});
+  ExpectMessage([&] { OpArity(OpCode::kNumOps); }, {"unknown op code"});
+  EXPECT_EQ(OpTraitsOf(bogus).arity, 0);
   // Capacity of one expression.
   ExpectMessage(
       [&] {

@@ -277,6 +277,20 @@ TEST(DynFusion, RegisterProgramFallsBackWhereItMust) {
   EXPECT_TRUE(CheckAgainstTiles(big * brow - exp(big), "row broadcast"));
 }
 
+// The registry's ops reach the register program through the same generated lookup: those with a
+// packet form (log2, log10, copysign) run in registers, those without (exp2, cbrt, arctan2,
+// hypot, logaddexp) take the tiles, both giving the tile evaluator's values.
+TEST(DynFusion, RegistryUfuncsInTheRegisterProgram) {
+  for (int flag : {kFloat32, kFloat64}) {
+    const index_t n = 1000;
+    NDArray a = Pattern({n}, flag, 0.37, 0.25), b = Pattern({n}, flag, 0.11, -1);
+    EXPECT_TRUE(CheckAgainstTiles(copysign(log2(a) * b + log10(a), b), "log2 log10 copysign"));
+    EXPECT_FALSE(CheckAgainstTiles(exp2(a) + cbrt(b), "exp2 cbrt"));
+    EXPECT_FALSE(CheckAgainstTiles(arctan2(a, b) * hypot(a, b), "arctan2 hypot"));
+    EXPECT_FALSE(CheckAgainstTiles(logaddexp(a, b) - a, "logaddexp"));
+  }
+}
+
 TEST(DynFusion, RegisterProgramMatchesTilesOnRandomExpressions) {
   // Random trees over float32 and float64: binary and unary ops, array leaves, weak scalars on
   // either side, one-element arrays (splats), commutative ops with the costly side on the

@@ -5,11 +5,14 @@
 
 #include <cmath>
 #include <cstdint>
+#include <fstream>
 #include <functional>
+#include <map>
 #include <string>
 #include <type_traits>
 #include <vector>
 
+#include "dyn2_oracle.h"
 #include "shade/expr/check.h"
 #include "shade/tensor/tensor.h"
 
@@ -566,3 +569,124 @@ TEST(MakeTensorExp, AssignableExtension) {
 }
 
 }  // namespace
+
+// The ufuncs added through the op registry (functor/op_registry.h) on the static front end:
+// F<op::name>(x) / F<op::name>(a, b) over row-padded (non-contiguous) tensors against NumPy's
+// results in tests/data/dyn/cases.txt (the cases whose operands and result share one float dtype
+// and shape; the dynamic front end runs all of them in test_dyn_elementwise).
+namespace registry_ufuncs {
+
+namespace dyn2 = shade::dyn2;
+using shade::NDArray;
+using namespace shade;        // NOLINT(build/namespaces)
+using namespace shade::expr;  // NOLINT(build/namespaces)
+
+/*! A row-padded copy (pitch n + 3) of a's n elements as one row. */
+template <typename T>
+struct PaddedRow {
+  std::vector<T> data;
+  Tensor<cpu, 2, T> t;
+  explicit PaddedRow(const NDArray& a)
+      : data(static_cast<size_t>(a.numel() + 3), T(-77)),
+        t(data.data(), Shape2(1, a.numel()), a.numel() + 3, nullptr) {
+    const T* p = static_cast<const T*>(a.data_ptr());
+    for (index_t i = 0; i < a.numel(); ++i) data[static_cast<size_t>(i)] = p[i];
+  }
+};
+
+template <typename OP, int kArity, typename T>
+NDArray Static(const std::vector<NDArray>& in, const NDArray& want) {
+  NDArray out = NDArray::Empty(want.sizes(), want.type_flag());
+  Tensor<cpu, 2, T> o(static_cast<T*>(out.data_ptr()), Shape2(1, out.numel()));
+  PaddedRow<T> a(in[0]);
+  if constexpr (kArity == 1) {
+    o = F<OP>(a.t);
+  } else {
+    PaddedRow<T> b(in[1]);
+    o = F<OP>(a.t, b.t) * scalar(T(1));  // inside a larger expression, too
+  }
+  return out;
+}
+
+template <typename OP, int kArity>
+NDArray StaticAnyFloat(const std::vector<NDArray>& in, const NDArray& want) {
+  switch (want.type_flag()) {
+    case shade::kFloat16:
+      return Static<OP, kArity, shade::half_t>(in, want);
+    case shade::kFloat32:
+      return Static<OP, kArity, float>(in, want);
+    default:
+      return Static<OP, kArity, double>(in, want);
+  }
+}
+
+TEST(RegistryUfuncs, StaticFrontEndMatchesNumPy) {
+  std::ifstream file(std::string(SHADE_TEST_DATA_DIR) + "/dyn/cases.txt");
+  ASSERT_TRUE(file.good());
+  const std::map<std::string, std::function<NDArray(const std::vector<NDArray>&, const NDArray&)>>
+      ops = {{"log2", StaticAnyFloat<shade::op::log2, 1>},
+             {"exp2", StaticAnyFloat<shade::op::exp2, 1>},
+             {"log10", StaticAnyFloat<shade::op::log10, 1>},
+             {"cbrt", StaticAnyFloat<shade::op::cbrt, 1>},
+             {"arctan2", StaticAnyFloat<shade::op::arctan2, 2>},
+             {"hypot", StaticAnyFloat<shade::op::hypot, 2>},
+             {"logaddexp", StaticAnyFloat<shade::op::logaddexp, 2>},
+             {"copysign", StaticAnyFloat<shade::op::copysign, 2>}};
+  std::map<std::string, int> checked;
+  std::string line, op;
+  std::vector<NDArray> in;
+  bool usable = false;
+  while (std::getline(file, line)) {
+    const std::vector<std::string> w = dyn2::Words(line);
+    if (w.empty()) continue;
+    if (w[0] == "case") {
+      op = w[1];
+      in.clear();
+      usable = ops.count(op) > 0;
+    } else if (w[0] == "in") {
+      if (w[1] == "int" || w[1] == "float") {
+        usable = false;  // weak scalars: the dynamic front end's business
+      } else if (usable) {
+        in.push_back(dyn2::ParseArray(w));
+      }
+    } else if (w[0] == "out" && usable && w[1] != "error") {
+      const NDArray want = dyn2::ParseArray(w);
+      bool same = shade::KindOf(want.type_flag()) == shade::DTypeKind::kFloat;
+      for (const NDArray& a : in)
+        same = same && a.type_flag() == want.type_flag() && a.sizes() == want.sizes();
+      if (!same) continue;
+      const NDArray got = ops.at(op)(in, want);
+      dyn2::ExpectClose(got, want, want.type_flag() == shade::kFloat16 ? 1 : 4, 0,
+                        "static " + line);
+      ++checked[op + " " + shade::TypeFlagName(want.type_flag())];
+    }
+  }
+  for (const auto& kv : ops) {
+    for (const char* dt : {"float16", "float32", "float64"}) {
+      EXPECT_GT(checked[kv.first + " " + dt], 0) << kv.first << " " << dt << " never checked";
+    }
+  }
+}
+
+// Integer and bool tensors compute in double (float for the 16-bit floats) and convert back, as
+// every op:: math functor does; the registry cost is the functor's kCost (the static grain).
+TEST(RegistryUfuncs, StaticIntegerTensorsAndCost) {
+  std::int32_t xv[5] = {1, 2, 8, 100, 1000}, yv[5] = {-3, 4, 0, 7, 1}, zv[5];
+  Tensor<cpu, 1, std::int32_t> x(xv, shade::Shape1(5)), y(yv, shade::Shape1(5)),
+      z(zv, shade::Shape1(5));
+  z = F<shade::op::log2>(x);
+  for (int i = 0; i < 5; ++i) EXPECT_EQ(zv[i], static_cast<std::int32_t>(std::log2(double(xv[i]))));
+  z = F<shade::op::hypot>(x, y);
+  for (int i = 0; i < 5; ++i)
+    EXPECT_EQ(zv[i], static_cast<std::int32_t>(std::hypot(double(xv[i]), double(yv[i]))));
+  z = F<shade::op::copysign>(x, y);
+  for (int i = 0; i < 5; ++i)
+    EXPECT_EQ(zv[i], static_cast<std::int32_t>(std::copysign(double(xv[i]), double(yv[i]))));
+  static_assert(shade::op::log2::kCost == shade::OpCostOf(shade::OpCode::kLog2), "one cost");
+  static_assert(shade::op::exp::kCost == shade::OpCostOf(shade::OpCode::kExp), "one cost");
+  static_assert(shade::expr::detail::FunctorCost<shade::op::arctan2>::value ==
+                    shade::OpCostOf(shade::OpCode::kArctan2),
+                "the static plan reads the registry cost");
+}
+
+}  // namespace registry_ufuncs

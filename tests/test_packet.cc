@@ -73,6 +73,8 @@ SHADE_TEST_UNARY_(RsqrtOp, packet::kIsFloat, T(1) / std::sqrt(a), Rsqrt)
 SHADE_TEST_UNARY_(ExpOp, packet::kIsFloat, std::exp(a), Exp)
 SHADE_TEST_UNARY_(LogOp, packet::kIsFloat, std::log(a), Log)
 SHADE_TEST_UNARY_(Log1pOp, packet::kIsFloat, std::log1p(a), Log1p)
+SHADE_TEST_UNARY_(Log2Op, packet::kIsFloat, std::log2(a), Log2)
+SHADE_TEST_UNARY_(Log10Op, packet::kIsFloat, std::log10(a), Log10)
 SHADE_TEST_UNARY_(Expm1Op, packet::kIsFloat, std::expm1(a), Expm1)
 SHADE_TEST_UNARY_(TanhOp, packet::kIsFloat, std::tanh(a), Tanh)
 SHADE_TEST_UNARY_(SigmoidOp, packet::kIsFloat, T(1) / (T(1) + std::exp(-a)), Sigmoid)
@@ -230,6 +232,10 @@ void CheckMath() {
   CheckOp<ExpOp, T, 1>(-87, 88, ulp);
   CheckOp<LogOp, T, 1>(1e-30, 1e30, ulp);
   CheckOp<LogOp, T, 1>(0.5, 2, ulp);
+  CheckOp<Log2Op, T, 1>(1e-30, 1e30, ulp);
+  CheckOp<Log2Op, T, 1>(0.5, 2, ulp);
+  CheckOp<Log10Op, T, 1>(1e-30, 1e30, ulp);
+  CheckOp<Log10Op, T, 1>(0.5, 2, ulp);
   CheckOp<Log1pOp, T, 1>(-0.99, 1e6, ulp);
   CheckOp<Log1pOp, T, 1>(-1e-3, 1e-3, ulp);
   CheckOp<Expm1Op, T, 1>(-1e-3, 1e-3, ulp);
@@ -265,6 +271,8 @@ void CheckSpecials() {
   check(ExpOp{}, "exp");
   check(LogOp{}, "log");
   check(Log1pOp{}, "log1p");
+  check(Log2Op{}, "log2");
+  check(Log10Op{}, "log10");
   check(Expm1Op{}, "expm1");
   check(TanhOp{}, "tanh");
   check(SigmoidOp{}, "sigmoid");

@@ -22,70 +22,14 @@ namespace {
 std::atomic<bool> g_register_program_enabled{true};
 thread_local std::int64_t t_register_program_runs = 0;
 
-// How an op picks its dtypes (see ResolveOp).
-enum class Cat : std::uint8_t {
-  kArith, kSubtract, kTrueDivide, kIntDefault, kCompare, kLogical, kBitwise,
-  kFloatUnary, kNoBoolUnary, kSameUnary, kRound, kLogicalNot, kBitwiseNot, kWhere, kClamp
-};
+// How an op picks its dtypes (see ResolveOp): the registry's category.
+using Cat = OpCategory;
 
-struct OpInfo {
-  const char* name;
-  int arity;
-  Cat cat;
-  bool heavy;  // transcendental: parallelise smaller arrays
-};
-
-constexpr OpInfo kOpInfo[] = {
-    {"add", 2, Cat::kArith, false},
-    {"subtract", 2, Cat::kSubtract, false},
-    {"multiply", 2, Cat::kArith, false},
-    {"true_divide", 2, Cat::kTrueDivide, false},
-    {"floor_divide", 2, Cat::kIntDefault, true},
-    {"remainder", 2, Cat::kIntDefault, true},
-    {"power", 2, Cat::kIntDefault, true},
-    {"maximum", 2, Cat::kArith, false},
-    {"minimum", 2, Cat::kArith, false},
-    {"equal", 2, Cat::kCompare, false},
-    {"not_equal", 2, Cat::kCompare, false},
-    {"less", 2, Cat::kCompare, false},
-    {"less_equal", 2, Cat::kCompare, false},
-    {"greater", 2, Cat::kCompare, false},
-    {"greater_equal", 2, Cat::kCompare, false},
-    {"logical_and", 2, Cat::kLogical, false},
-    {"logical_or", 2, Cat::kLogical, false},
-    {"logical_xor", 2, Cat::kLogical, false},
-    {"bitwise_and", 2, Cat::kBitwise, false},
-    {"bitwise_or", 2, Cat::kBitwise, false},
-    {"bitwise_xor", 2, Cat::kBitwise, false},
-    {"negative", 1, Cat::kNoBoolUnary, false},
-    {"absolute", 1, Cat::kSameUnary, false},
-    {"exp", 1, Cat::kFloatUnary, true},
-    {"log", 1, Cat::kFloatUnary, true},
-    {"log1p", 1, Cat::kFloatUnary, true},
-    {"expm1", 1, Cat::kFloatUnary, true},
-    {"sqrt", 1, Cat::kFloatUnary, false},
-    {"rsqrt", 1, Cat::kFloatUnary, false},
-    {"sin", 1, Cat::kFloatUnary, true},
-    {"cos", 1, Cat::kFloatUnary, true},
-    {"tanh", 1, Cat::kFloatUnary, true},
-    {"sigmoid", 1, Cat::kFloatUnary, true},
-    {"relu", 1, Cat::kSameUnary, false},
-    {"floor", 1, Cat::kFloatUnary, false},
-    {"ceil", 1, Cat::kFloatUnary, false},
-    {"round", 1, Cat::kRound, false},
-    {"sign", 1, Cat::kNoBoolUnary, false},
-    {"logical_not", 1, Cat::kLogicalNot, false},
-    {"invert", 1, Cat::kBitwiseNot, false},
-    {"where", 3, Cat::kWhere, false},
-    {"clip", 3, Cat::kClamp, false},
-};
-static_assert(sizeof(kOpInfo) / sizeof(kOpInfo[0]) == static_cast<std::size_t>(OpCode::kNumOps),
-              "one OpInfo per OpCode");
-
-const OpInfo& Info(OpCode op) {
+// The registry entry of op (functor/op_registry.h), after checking the code.
+const OpTraits& Info(OpCode op) {
   const int i = static_cast<int>(op);
   SHADE_CHECK(i >= 0 && i < static_cast<int>(OpCode::kNumOps)) << "unknown op code " << i;
-  return kOpInfo[i];
+  return OpTraitsOf(op);
 }
 
 constexpr int kMaxDims = 32;
@@ -110,7 +54,7 @@ std::string ShapeString(const index_t* s, int nd) {
 
 // Resolves an op node's dtypes from its inputs (strong dtype flags or weak scalar kinds).
 void ResolveOp(OpCode op, const PromotionOperand* in, int arity, int* opnd, int* result) {
-  const OpInfo& info = Info(op);
+  const OpTraits& info = Info(op);
   auto names = [&]() {
     std::ostringstream os;
     for (int k = 0; k < arity; ++k) {
@@ -123,10 +67,10 @@ void ResolveOp(OpCode op, const PromotionOperand* in, int arity, int* opnd, int*
     }
     return os.str();
   };
-  const int c = info.cat == Cat::kWhere ? ResultType(in + 1, 2) : ResultType(in, arity);
+  const int c = info.category == Cat::kWhere ? ResultType(in + 1, 2) : ResultType(in, arity);
   const DTypeKind kind = KindOf(c);
   int compute = c;
-  switch (info.cat) {
+  switch (info.category) {
     case Cat::kArith:
     case Cat::kSameUnary:
     case Cat::kClamp:
@@ -163,6 +107,18 @@ void ResolveOp(OpCode op, const PromotionOperand* in, int arity, int* opnd, int*
     case Cat::kFloatUnary:
       compute = FloatTypeFor(c);
       break;
+    case Cat::kFloatBinary: {
+      // NumPy's first e/f/d loop every operand casts to safely: the widest of the operands' own
+      // float types (uint8 with int8 is float16, not float16 of their promoted int16). A weak
+      // scalar takes the promoted dtype c first (bool with a Python int is int64: float64).
+      PromotionOperand floats[3];
+      for (int k = 0; k < arity; ++k) {
+        floats[k] =
+            PromotionOperand::Strong(FloatTypeFor(in[k].weak == WeakKind::kNone ? in[k].flag : c));
+      }
+      compute = ResultType(floats, arity);
+      break;
+    }
     case Cat::kRound:
       if (kind == DTypeKind::kBool) compute = FloatTypeFor(c);
       break;
@@ -222,7 +178,7 @@ void Resolve(const Expr& e, Resolved* r) {
       const WeakScalar& s = e.scalar(nd.index);
       if (s.kind == WeakKind::kNone) r->dtype[i] = kBool;  // a bool scalar is a strong bool
     } else {
-      const OpInfo& info = Info(nd.op);
+      const OpTraits& info = Info(nd.op);
       PromotionOperand in[3];
       r->ndim[i] = 0;
       for (int k = 0; k < info.arity; ++k) {
@@ -428,26 +384,7 @@ void RunTiles(const Program& P, char* const* data, const index_t* stride, index_
 }
 
 dyn::OpKernel KernelFor(OpCode op, int flag) {
-  const Cat cat = Info(op).cat;
-  dyn::OpKernel k = nullptr;
-  switch (cat) {
-    case Cat::kCompare:
-    case Cat::kLogical:
-    case Cat::kLogicalNot:
-    case Cat::kBitwise:
-    case Cat::kBitwiseNot:
-      k = dyn::GetLogicKernel(op, flag);
-      break;
-    case Cat::kFloatUnary:
-    case Cat::kNoBoolUnary:
-    case Cat::kSameUnary:
-    case Cat::kRound:
-      k = dyn::GetUnaryKernel(op, flag);
-      break;
-    default:
-      k = dyn::GetArithKernel(op, flag);
-      break;
-  }
+  const dyn::OpKernel k = dyn::GetKernel(op, flag);
   SHADE_CHECK(k != nullptr) << Info(op).name << ": not defined for dtype " << TypeFlagName(flag);
   return k;
 }
@@ -509,7 +446,7 @@ class RegisterCompiler {
     }
     const int arity = Info(nd.op).arity;
     for (int k = 0; k < arity; ++k) Measure(nd.arg[k]);
-    costly_[i] = Info(nd.op).heavy;
+    costly_[i] = OpIsHeavy(nd.op);
     for (int k = 0; k < arity; ++k) costly_[i] = costly_[i] || costly_[nd.arg[k]];
     swap_[i] = false;
     if (arity == 1) {
@@ -626,11 +563,11 @@ bool BuildProgram(const Expr& e, const Resolved& r, int out_flag, Program* P) {
     } else if (nd.kind == Expr::NodeKind::kScalar) {
       ConvertScalar(e.scalar(nd.index), r.dtype[i], s.value);
     } else {
-      const OpInfo& info = Info(nd.op);
-      heavy = heavy || info.heavy;
+      const OpTraits& info = Info(nd.op);
+      heavy = heavy || OpIsHeavy(nd.op);
       s.arity = static_cast<std::int8_t>(info.arity);
       // Logical ops read bool, where's condition too: the table is indexed by the data dtype.
-      const int kflag = info.cat == Cat::kWhere ? r.opnd[i][1] : r.opnd[i][0];
+      const int kflag = info.category == Cat::kWhere ? r.opnd[i][1] : r.opnd[i][0];
       s.kernel = KernelFor(nd.op, kflag);
       for (int k = 0; k < info.arity; ++k) {
         s.arg[k] = nd.arg[k];

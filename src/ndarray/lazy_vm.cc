@@ -215,18 +215,17 @@ struct Vm {
 
   static StepFn Lookup(OpCode op, VmForm form, int depth, bool store) {
     StepFn s = nullptr;
-    // The same op -> functor pairs as the tile kernels' tables (ops_kernels.h).
-#define SHADE_VM_CASE_(CODE, FUNCTOR)                \
-  case OpCode::CODE:                                 \
-    s = For<op::numpy::FUNCTOR>(form, depth, store); \
+    // Generated from the registry like the tile kernels (ops_kernels.h): the plain maps of one
+    // or two operands whose domain holds T; For yields null where OP has no packet form.
+#define SHADE_VM_CASE_(CODE, NAME, ARITY, CATEGORY, DOMAIN, COST, FUNCTOR)      \
+  case OpCode::CODE:                                                            \
+    if constexpr (ARITY <= 2 && OpCategory::CATEGORY != OpCategory::kCompare && \
+                  kInDomain<OpDomain::DOMAIN, T>) {                             \
+      s = For<::shade::op::FUNCTOR>(form, depth, store);                        \
+    }                                                                           \
     break;
     switch (op) {
-      SHADE_DYN_ARITH_ANY_OPS(SHADE_VM_CASE_)
-      SHADE_DYN_ARITH_NOBOOL_OPS(SHADE_VM_CASE_)
-      SHADE_DYN_ARITH_FLOAT_OPS(SHADE_VM_CASE_)
-      SHADE_DYN_UNARY_NOBOOL_OPS(SHADE_VM_CASE_)
-      SHADE_DYN_UNARY_ANY_OPS(SHADE_VM_CASE_)
-      SHADE_DYN_UNARY_FLOAT_OPS(SHADE_VM_CASE_)
+      SHADE_ELEMENTWISE_OPS(SHADE_VM_CASE_)
       default:
         break;
     }

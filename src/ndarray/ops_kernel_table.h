@@ -26,12 +26,39 @@ using OpKernel = void (*)(index_t n, void* out, const View* in);
 /*! out[0..n) = cast(in[0..n)). */
 using CastKernel = void (*)(index_t n, void* out, const void* in);
 
-/*! The kernel of an arithmetic op (add .. minimum, clamp, where) computing in `flag`, or null. */
-OpKernel GetArithKernel(OpCode op, int flag);
-/*! The kernel of a comparison, logical or bitwise op computing in `flag`, or null. */
-OpKernel GetLogicKernel(OpCode op, int flag);
-/*! The kernel of a unary op computing in `flag`, or null. */
-OpKernel GetUnaryKernel(OpCode op, int flag);
+/*! The three objects the op kernels are compiled in (ops_kernels_arith/logic/unary.cc). */
+enum class KernelGroup { kArith, kLogic, kUnary };
+/*! The group of an op by its registry category and arity. */
+constexpr KernelGroup KernelGroupOf(OpCategory category, int arity) {
+  switch (category) {
+    case OpCategory::kCompare:
+    case OpCategory::kLogical:
+    case OpCategory::kLogicalNot:
+    case OpCategory::kBitwise:
+    case OpCategory::kBitwiseNot:
+      return KernelGroup::kLogic;
+    default:
+      return arity == 1 ? KernelGroup::kUnary : KernelGroup::kArith;
+  }
+}
+/*! The kernel of an op of group kGroup computing in `flag`, or null (ops_kernels.h). */
+template <KernelGroup kGroup>
+OpKernel GetGroupKernel(OpCode op, int flag);
+extern template OpKernel GetGroupKernel<KernelGroup::kArith>(OpCode op, int flag);
+extern template OpKernel GetGroupKernel<KernelGroup::kLogic>(OpCode op, int flag);
+extern template OpKernel GetGroupKernel<KernelGroup::kUnary>(OpCode op, int flag);
+/*! The kernel of op computing in `flag`, or null where `flag` is outside the op's domain. */
+inline OpKernel GetKernel(OpCode op, int flag) {
+  const OpTraits& t = OpTraitsOf(op);
+  switch (KernelGroupOf(t.category, t.arity)) {
+    case KernelGroup::kLogic:
+      return GetGroupKernel<KernelGroup::kLogic>(op, flag);
+    case KernelGroup::kUnary:
+      return GetGroupKernel<KernelGroup::kUnary>(op, flag);
+    default:
+      return GetGroupKernel<KernelGroup::kArith>(op, flag);
+  }
+}
 /*! Conversion `from` -> `to` (null when they are equal). */
 CastKernel GetCastKernel(int to, int from);
 /*! dst[0..n) = n copies of the element of `size` bytes (1, 2, 4 or 8) at value. */

@@ -13,21 +13,7 @@
 #include "shade/base/half.h"
 #include "shade/base/index.h"
 #include "shade/functor/numpy.h"
-
-// The OpCode -> op::numpy functor pairs, by the dtypes an op is defined for: one list that the
-// kernel tables (ops_kernels_*.cc) and the register program (lazy_vm.cc) both expand.
-#define SHADE_DYN_ARITH_ANY_OPS(X) \
-  X(kAdd, plus) X(kMultiply, mul) X(kMaximum, maximum) X(kMinimum, minimum)
-#define SHADE_DYN_ARITH_NOBOOL_OPS(X)                                                 \
-  X(kSubtract, minus) X(kFloorDivide, floor_divide) X(kRemainder, remainder) \
-  X(kPower, power)
-#define SHADE_DYN_ARITH_FLOAT_OPS(X) X(kTrueDivide, true_divide)
-#define SHADE_DYN_UNARY_NOBOOL_OPS(X) X(kNegative, negative) X(kSign, sign)
-#define SHADE_DYN_UNARY_ANY_OPS(X) X(kAbs, abs) X(kRelu, relu) X(kRound, round)
-#define SHADE_DYN_UNARY_FLOAT_OPS(X)                                                      \
-  X(kExp, exp) X(kLog, log) X(kLog1p, log1p) X(kExpm1, expm1) X(kSqrt, sqrt)             \
-  X(kRsqrt, rsqrt) X(kSin, sin) X(kCos, cos) X(kTanh, tanh) X(kSigmoid, sigmoid)         \
-  X(kFloor, floor) X(kCeil, ceil)
+#include "shade/functor/op_registry.h"
 
 namespace shade {
 namespace dyn {
@@ -73,6 +59,55 @@ void WhereKernel(index_t n, void* out, const View* in) {
   const T* __restrict x = static_cast<const T*>(in[1].p);
   const T* __restrict y = static_cast<const T*>(in[2].p);
   for (index_t i = 0; i < n; ++i) o[i] = c[i] ? x[i] : y[i];
+}
+
+/*! True when compute dtype T is in an op's kernel domain (functor/op_registry.h). */
+template <OpDomain kDomain, class T>
+constexpr bool kInDomain = kDomain == OpDomain::kAny ||
+                           (kDomain == OpDomain::kNoBool && !std::is_same<T, bool>::value) ||
+                           (kDomain == OpDomain::kFloat && kIsFloating<T>) ||
+                           (kDomain == OpDomain::kBool && std::is_same<T, bool>::value) ||
+                           (kDomain == OpDomain::kInteger && std::is_integral<T>::value);
+
+/*! The tile kernel of a registry entry computing in T (null outside its domain): the compare,
+ *  where or plain map kernel of its arity. */
+template <OpCategory kCategory, OpDomain kDomain, int kArity, class OP, class T>
+OpKernel KernelOf() {
+  if constexpr (!kInDomain<kDomain, T>) {
+    return nullptr;
+  } else if constexpr (kCategory == OpCategory::kCompare) {
+    return &CompareKernel<OP, T>;
+  } else if constexpr (kCategory == OpCategory::kWhere) {
+    return &WhereKernel<T>;
+  } else if constexpr (kArity == 1) {
+    return &UnaryKernel<OP, T>;
+  } else if constexpr (kArity == 2) {
+    return &BinaryKernel<OP, T>;
+  } else {
+    return &TernaryKernel<OP, T>;
+  }
+}
+
+/*! GetGroupKernel for the ops of kGroup, generated from the registry; each ops_kernels_*.cc
+ *  instantiates one group, so every (op, dtype) kernel is compiled in exactly one object. */
+template <KernelGroup kGroup>
+OpKernel GetGroupKernel(OpCode op, int flag) {
+  return DispatchDType(flag, [op](auto tag) -> OpKernel {
+    using T = typename decltype(tag)::type;
+    switch (op) {
+#define SHADE_KERNEL_CASE_(CODE, NAME, ARITY, CATEGORY, DOMAIN, COST, FUNCTOR)                   \
+  case OpCode::CODE:                                                                             \
+    if constexpr (KernelGroupOf(OpCategory::CATEGORY, ARITY) == kGroup) {                        \
+      return KernelOf<OpCategory::CATEGORY, OpDomain::DOMAIN, ARITY, ::shade::op::FUNCTOR, T>(); \
+    } else {                                                                                     \
+      return nullptr;                                                                            \
+    }
+      SHADE_ELEMENTWISE_OPS(SHADE_KERNEL_CASE_)
+#undef SHADE_KERNEL_CASE_
+      default:
+        return nullptr;
+    }
+  });
 }
 
 }  // namespace dyn

@@ -1,35 +1,10 @@
-// Kernel table of the unary ops, and the dtype conversions.
+// Kernels of the unary ops, and the dtype conversions.
 #include "ops_kernels.h"
 
 namespace shade {
 namespace dyn {
 
-OpKernel GetUnaryKernel(OpCode op, int flag) {
-  namespace np = op::numpy;
-  return DispatchDType(flag, [op](auto tag) -> OpKernel {
-    using T = typename decltype(tag)::type;
-#define SHADE_UNARY_CASE_(CODE, FUNCTOR) \
-  case OpCode::CODE: return &UnaryKernel<np::FUNCTOR, T>;
-    if constexpr (!std::is_same<T, bool>::value) {
-      switch (op) {
-        SHADE_DYN_UNARY_NOBOOL_OPS(SHADE_UNARY_CASE_)
-        default: break;
-      }
-    }
-    switch (op) {
-      SHADE_DYN_UNARY_ANY_OPS(SHADE_UNARY_CASE_)
-      default: break;
-    }
-    if constexpr (kIsFloating<T>) {
-      switch (op) {
-        SHADE_DYN_UNARY_FLOAT_OPS(SHADE_UNARY_CASE_)
-        default: break;
-      }
-    }
-#undef SHADE_UNARY_CASE_
-    return nullptr;
-  });
-}
+template OpKernel GetGroupKernel<KernelGroup::kUnary>(OpCode op, int flag);
 
 CastKernel GetCastKernel(int to, int from) {
   if (to == from) return nullptr;

@@ -1,5 +1,5 @@
 /*!
- * \file ops_functors.h
+ * \file numpy.h
  * \brief Element functors with NumPy semantics for the dynamic front end (`op::numpy::`), in
  *  the style of functor/op.h: a scalar `Map` and, where the kernel layer can vectorise it, a packet
  *  `MapPacket` (packet.h's HasPacket protocol).
@@ -148,6 +148,8 @@ SHADE_XINLINE void FloatDivmod(F a, F b, F* q, F* r) {
 
 /*! \brief floor(a / b): integers round toward -inf, b == 0 gives 0, MIN // -1 gives MIN. */
 struct floor_divide {
+  /*! \brief The registry's cost (functor/op_registry.h). */
+  static constexpr int kCost = OpCostOf(OpCode::kFloorDivide);
   template <typename T>
   static SHADE_XINLINE T Map(T a, T b) {
     if constexpr (std::is_same<T, bool>::value) {
@@ -173,6 +175,8 @@ struct floor_divide {
 };
 /*! \brief a - floor(a / b) * b with the sign of b (Python's %); integer b == 0 gives 0. */
 struct remainder {
+  /*! \brief The registry's cost (functor/op_registry.h). */
+  static constexpr int kCost = OpCostOf(OpCode::kRemainder);
   template <typename T>
   static SHADE_XINLINE T Map(T a, T b) {
     if constexpr (std::is_same<T, bool>::value) {
@@ -202,6 +206,8 @@ struct remainder {
  *  ValueError).
  */
 struct power {
+  /*! \brief The registry's cost (functor/op_registry.h). */
+  static constexpr int kCost = OpCostOf(OpCode::kPower);
   template <typename T>
   static SHADE_XINLINE T Map(T a, T b) {
     if constexpr (std::is_same<T, bool>::value) {
@@ -407,11 +413,15 @@ struct relu : op::relu {
 };
 /*! \brief sin(a) (the C library's, in float for the 16-bit floats). */
 struct sin {
+  /*! \brief The registry's cost (functor/op_registry.h). */
+  static constexpr int kCost = OpCostOf(OpCode::kSin);
   template <typename T>
   static SHADE_XINLINE T Map(T a) { return T(std::sin(static_cast<detail::MathT<T>>(a))); }
 };
 /*! \brief cos(a). */
 struct cos {
+  /*! \brief The registry's cost (functor/op_registry.h). */
+  static constexpr int kCost = OpCostOf(OpCode::kCos);
   template <typename T>
   static SHADE_XINLINE T Map(T a) { return T(std::cos(static_cast<detail::MathT<T>>(a))); }
 };
@@ -465,6 +475,14 @@ struct clamp {
   template <class D, class V>
   static HWY_INLINE V MapPacket(D d, V a, V lo, V hi) {
     return minimum::MapPacket(d, maximum::MapPacket(d, a, lo), hi);
+  }
+};
+
+/*! \brief x where cond else y (np.where; the dynamic kernel reads cond as bool). */
+struct where {
+  template <typename T>
+  static SHADE_XINLINE T Map(T cond, T x, T y) {
+    return cond ? x : y;
   }
 };
 

@@ -21,6 +21,7 @@
 
 #include "shade/base/dtype.h"
 #include "shade/base/index.h"
+#include "shade/functor/op_registry.h"
 #include "shade/packet/packet.h"
 
 namespace shade {
@@ -52,9 +53,10 @@ SHADE_XINLINE MathT<DType> M(DType a) {
   static HWY_INLINE V MapPacket(D d, V a, V b) {                     \
     return packet::fn(d, a, b);                                      \
   }
-#define SHADE_OP_COST_(cost)                                                    \
-  /*! \brief Packet work per element relative to an add (sets the threading grain). */ \
-  static constexpr int kCost = cost;
+#define SHADE_OP_COST_(code)                                                            \
+  /*! \brief Packet work per element relative to an add (sets the threading grain): the \
+   *  registry's cost of OpCode::code (functor/op_registry.h). */                          \
+  static constexpr int kCost = OpCostOf(OpCode::code);
 // A unary functor whose scalar form is the expression `scalar` of a.
 #define SHADE_OP_UNARY_(name, scalar, cond, fn)    \
   struct name {                                    \
@@ -77,15 +79,15 @@ SHADE_XINLINE MathT<DType> M(DType a) {
   }
 // A C library function `cfn` computed in MathT (float for the 16-bit types), packet::`fn` for
 // float and double lanes.
-#define SHADE_OP_MATH_(name, cfn, fn, cost)                  \
-  struct name {                                              \
-    /*! \brief Scalar form (the C library's, in MathT). */   \
-    template <typename DType>                                \
-    static SHADE_XINLINE DType Map(DType a) {                \
-      return DType(std::cfn(detail::M(a)));                  \
-    }                                                        \
-    SHADE_OP_PACKET1_(packet::kIsFloat, fn)                  \
-    SHADE_OP_COST_(cost)                                     \
+#define SHADE_OP_MATH_(name, cfn, fn, code)                \
+  struct name {                                            \
+    /*! \brief Scalar form (the C library's, in MathT). */ \
+    template <typename DType>                              \
+    static SHADE_XINLINE DType Map(DType a) {              \
+      return DType(std::cfn(detail::M(a)));                \
+    }                                                      \
+    SHADE_OP_PACKET1_(packet::kIsFloat, fn)                \
+    SHADE_OP_COST_(code)                                   \
   }
 
 /*! \brief a */
@@ -133,17 +135,17 @@ SHADE_OP_UNARY_(square, a * a, packet::kHasMul, Square);
 /*! \brief max(a, 0) */
 SHADE_OP_UNARY_(relu, DType(0) < a ? a : DType(0), packet::kIsLane, Relu);
 /*! \brief e ** a */
-SHADE_OP_MATH_(exp, exp, Exp, 20);
+SHADE_OP_MATH_(exp, exp, Exp, kExp);
 /*! \brief natural logarithm */
-SHADE_OP_MATH_(log, log, Log, 20);
+SHADE_OP_MATH_(log, log, Log, kLog);
 /*! \brief log(1 + a), accurate near 0 */
-SHADE_OP_MATH_(log1p, log1p, Log1p, 20);
+SHADE_OP_MATH_(log1p, log1p, Log1p, kLog1p);
 /*! \brief e ** a - 1, accurate near 0 */
-SHADE_OP_MATH_(expm1, expm1, Expm1, 20);
+SHADE_OP_MATH_(expm1, expm1, Expm1, kExpm1);
 /*! \brief square root */
-SHADE_OP_MATH_(sqrt, sqrt, Sqrt, 4);
+SHADE_OP_MATH_(sqrt, sqrt, Sqrt, kSqrt);
 /*! \brief hyperbolic tangent */
-SHADE_OP_MATH_(tanh, tanh, Tanh, 20);
+SHADE_OP_MATH_(tanh, tanh, Tanh, kTanh);
 /*! \brief 1 / sqrt(a) */
 struct rsqrt {
   /*! \brief Scalar form (in double for integers). */
@@ -153,7 +155,7 @@ struct rsqrt {
     return DType(T(1) / std::sqrt(static_cast<T>(a)));
   }
   SHADE_OP_PACKET1_(packet::kIsFloat, Rsqrt)
-  SHADE_OP_COST_(6)
+  SHADE_OP_COST_(kRsqrt)
 };
 /*! \brief 1 / (1 + e ** -a) */
 struct sigmoid {
@@ -164,7 +166,7 @@ struct sigmoid {
     return DType(T(1) / (T(1) + std::exp(-static_cast<T>(a))));
   }
   SHADE_OP_PACKET1_(packet::kIsFloat, Sigmoid)
-  SHADE_OP_COST_(20)
+  SHADE_OP_COST_(kSigmoid)
 };
 /*! \brief |a| (unsigned types are returned unchanged) */
 struct abs {
@@ -189,6 +191,75 @@ struct sign {
     return DType(0);
   }
   SHADE_OP_PACKET1_(packet::kIsSignedLane, Sign)
+};
+
+// NumPy ufuncs from the C library, each registered (functor/op_registry.h) and used by both front
+// ends: F<op::log2>(x) in static expressions, shade::log2(a) on NDArrays. Where Highway has no
+// packet form (exp2, cbrt, arctan2, hypot, logaddexp) there is none here: the kernels then run
+// Map lane by lane.
+/*! \brief base-2 logarithm */
+SHADE_OP_MATH_(log2, log2, Log2, kLog2);
+/*! \brief base-10 logarithm */
+SHADE_OP_MATH_(log10, log10, Log10, kLog10);
+// A C library function `cfn` of one (SHADE_OP_CMATH1_) or two operands, computed in MathT, without
+// a packet form.
+#define SHADE_OP_CMATH1_(name, cfn, code)                  \
+  struct name {                                            \
+    /*! \brief Scalar form (the C library's, in MathT). */ \
+    template <typename DType>                              \
+    static SHADE_XINLINE DType Map(DType a) {              \
+      return DType(std::cfn(detail::M(a)));                \
+    }                                                      \
+    SHADE_OP_COST_(code)                                   \
+  }
+#define SHADE_OP_CMATH2_(name, cfn, code)                  \
+  struct name {                                            \
+    /*! \brief Scalar form (the C library's, in MathT). */ \
+    template <typename DType>                              \
+    static SHADE_XINLINE DType Map(DType a, DType b) {     \
+      return DType(std::cfn(detail::M(a), detail::M(b)));  \
+    }                                                      \
+    SHADE_OP_COST_(code)                                   \
+  }
+/*! \brief 2 ** a */
+SHADE_OP_CMATH1_(exp2, exp2, kExp2);
+/*! \brief cube root (negative for negative a) */
+SHADE_OP_CMATH1_(cbrt, cbrt, kCbrt);
+/*! \brief the angle of the point (b, a): atan(a / b) in the right quadrant, in [-pi, pi] */
+SHADE_OP_CMATH2_(arctan2, atan2, kArctan2);
+/*! \brief sqrt(a * a + b * b) without intermediate overflow; inf if either is inf */
+SHADE_OP_CMATH2_(hypot, hypot, kHypot);
+#undef SHADE_OP_CMATH2_
+#undef SHADE_OP_CMATH1_
+/*! \brief log(e ** a + e ** b) without overflow (NumPy's npy_logaddexp) */
+struct logaddexp {
+  /*! \brief Scalar form, in MathT. */
+  template <typename DType>
+  static SHADE_XINLINE DType Map(DType a, DType b) {
+    using T = detail::MathT<DType>;
+    const T x = static_cast<T>(a), y = static_cast<T>(b);
+    if (x == y) return DType(x + T(0.693147180559945309417232121458176568));  // also +-inf
+    const T d = x - y;
+    if (d > T(0)) return DType(x + std::log1p(std::exp(-d)));
+    if (d <= T(0)) return DType(y + std::log1p(std::exp(d)));
+    return DType(d);  // NaN
+  }
+  SHADE_OP_COST_(kLogaddexp)
+};
+/*! \brief |a| with the sign bit of b */
+struct copysign {
+  /*! \brief Scalar form, in MathT (exact). */
+  template <typename DType>
+  static SHADE_XINLINE DType Map(DType a, DType b) {
+    return DType(std::copysign(detail::M(a), detail::M(b)));
+  }
+  /*! \brief Packet form: the bit operation. */
+  template <class D, class V, SHADE_PACKET_IF(packet::kIsFloat<hn::TFromD<D>>)>
+  static HWY_INLINE V MapPacket(D d, V a, V b) {
+    (void)d;
+    return hn::CopySign(a, b);
+  }
+  SHADE_OP_COST_(kCopysign)
 };
 #undef SHADE_OP_MATH_
 #undef SHADE_OP_BINARY_

@@ -23,236 +23,32 @@
 
 namespace shade {
 
-/*! \brief a + b. */
-Expr add(Expr a, Expr b);
-/*! \brief add into out (out=); returns out. */
-const NDArray& add(Expr a, Expr b, const NDArray& out);
+// One function per registry entry (functor/op_registry.h: its NumPy name, arity and rule; the
+// table in docs/dynamic-ops.md says what each computes) and per alias, each with its out= form:
+//   Expr NAME(Expr a[, Expr b[, Expr c]]);      lazy
+//   const NDArray& NAME(a[, b[, c]], out);      evaluated into out (out=); returns out
+// e.g. add, true_divide (alias divide), absolute (alias abs), exp, log2, arctan2, hypot, invert
+// (alias bitwise_not), where(cond, x, y), clip (alias clamp)(a, lo, hi).
 
-/*! \brief a - b. */
-Expr subtract(Expr a, Expr b);
-/*! \brief subtract into out (out=); returns out. */
-const NDArray& subtract(Expr a, Expr b, const NDArray& out);
-
-/*! \brief a * b. */
-Expr multiply(Expr a, Expr b);
-/*! \brief multiply into out (out=); returns out. */
-const NDArray& multiply(Expr a, Expr b, const NDArray& out);
-
-/*! \brief a / b (true division: integers give a float). */
-Expr divide(Expr a, Expr b);
-/*! \brief divide into out (out=); returns out. */
-const NDArray& divide(Expr a, Expr b, const NDArray& out);
-
-/*! \brief a / b. */
-Expr true_divide(Expr a, Expr b);
-/*! \brief true_divide into out (out=); returns out. */
-const NDArray& true_divide(Expr a, Expr b, const NDArray& out);
-
-/*! \brief floor(a / b) (NumPy: integer b == 0 gives 0). */
-Expr floor_divide(Expr a, Expr b);
-/*! \brief floor_divide into out (out=); returns out. */
-const NDArray& floor_divide(Expr a, Expr b, const NDArray& out);
-
-/*! \brief a mod b with the sign of b (Python %; integer b == 0 gives 0). */
-Expr remainder(Expr a, Expr b);
-/*! \brief remainder into out (out=); returns out. */
-const NDArray& remainder(Expr a, Expr b, const NDArray& out);
-
-/*! \brief a ** b (negative integer exponents throw). */
-Expr power(Expr a, Expr b);
-/*! \brief power into out (out=); returns out. */
-const NDArray& power(Expr a, Expr b, const NDArray& out);
-
-/*! \brief elementwise max, NaN-propagating. */
-Expr maximum(Expr a, Expr b);
-/*! \brief maximum into out (out=); returns out. */
-const NDArray& maximum(Expr a, Expr b, const NDArray& out);
-
-/*! \brief elementwise min, NaN-propagating. */
-Expr minimum(Expr a, Expr b);
-/*! \brief minimum into out (out=); returns out. */
-const NDArray& minimum(Expr a, Expr b, const NDArray& out);
-
-/*! \brief a == b as bool. */
-Expr equal(Expr a, Expr b);
-/*! \brief equal into out (out=); returns out. */
-const NDArray& equal(Expr a, Expr b, const NDArray& out);
-
-/*! \brief a != b as bool. */
-Expr not_equal(Expr a, Expr b);
-/*! \brief not_equal into out (out=); returns out. */
-const NDArray& not_equal(Expr a, Expr b, const NDArray& out);
-
-/*! \brief a < b as bool. */
-Expr less(Expr a, Expr b);
-/*! \brief less into out (out=); returns out. */
-const NDArray& less(Expr a, Expr b, const NDArray& out);
-
-/*! \brief a <= b as bool. */
-Expr less_equal(Expr a, Expr b);
-/*! \brief less_equal into out (out=); returns out. */
-const NDArray& less_equal(Expr a, Expr b, const NDArray& out);
-
-/*! \brief a > b as bool. */
-Expr greater(Expr a, Expr b);
-/*! \brief greater into out (out=); returns out. */
-const NDArray& greater(Expr a, Expr b, const NDArray& out);
-
-/*! \brief a >= b as bool. */
-Expr greater_equal(Expr a, Expr b);
-/*! \brief greater_equal into out (out=); returns out. */
-const NDArray& greater_equal(Expr a, Expr b, const NDArray& out);
-
-/*! \brief bool(a) and bool(b). */
-Expr logical_and(Expr a, Expr b);
-/*! \brief logical_and into out (out=); returns out. */
-const NDArray& logical_and(Expr a, Expr b, const NDArray& out);
-
-/*! \brief bool(a) or bool(b). */
-Expr logical_or(Expr a, Expr b);
-/*! \brief logical_or into out (out=); returns out. */
-const NDArray& logical_or(Expr a, Expr b, const NDArray& out);
-
-/*! \brief bool(a) != bool(b). */
-Expr logical_xor(Expr a, Expr b);
-/*! \brief logical_xor into out (out=); returns out. */
-const NDArray& logical_xor(Expr a, Expr b, const NDArray& out);
-
-/*! \brief a & b (integers, bool). */
-Expr bitwise_and(Expr a, Expr b);
-/*! \brief bitwise_and into out (out=); returns out. */
-const NDArray& bitwise_and(Expr a, Expr b, const NDArray& out);
-
-/*! \brief a | b (integers, bool). */
-Expr bitwise_or(Expr a, Expr b);
-/*! \brief bitwise_or into out (out=); returns out. */
-const NDArray& bitwise_or(Expr a, Expr b, const NDArray& out);
-
-/*! \brief a ^ b (integers, bool). */
-Expr bitwise_xor(Expr a, Expr b);
-/*! \brief bitwise_xor into out (out=); returns out. */
-const NDArray& bitwise_xor(Expr a, Expr b, const NDArray& out);
-
-/*! \brief -a (not for bool). */
-Expr negative(Expr a);
-/*! \brief negative into out (out=); returns out. */
-const NDArray& negative(Expr a, const NDArray& out);
-
-/*! \brief |a|. */
-Expr abs(Expr a);
-/*! \brief abs into out (out=); returns out. */
-const NDArray& abs(Expr a, const NDArray& out);
-
-/*! \brief |a|. */
-Expr absolute(Expr a);
-/*! \brief absolute into out (out=); returns out. */
-const NDArray& absolute(Expr a, const NDArray& out);
-
-/*! \brief e ** a. */
-Expr exp(Expr a);
-/*! \brief exp into out (out=); returns out. */
-const NDArray& exp(Expr a, const NDArray& out);
-
-/*! \brief natural log. */
-Expr log(Expr a);
-/*! \brief log into out (out=); returns out. */
-const NDArray& log(Expr a, const NDArray& out);
-
-/*! \brief log(1 + a). */
-Expr log1p(Expr a);
-/*! \brief log1p into out (out=); returns out. */
-const NDArray& log1p(Expr a, const NDArray& out);
-
-/*! \brief e ** a - 1. */
-Expr expm1(Expr a);
-/*! \brief expm1 into out (out=); returns out. */
-const NDArray& expm1(Expr a, const NDArray& out);
-
-/*! \brief square root. */
-Expr sqrt(Expr a);
-/*! \brief sqrt into out (out=); returns out. */
-const NDArray& sqrt(Expr a, const NDArray& out);
-
-/*! \brief 1 / sqrt(a). */
-Expr rsqrt(Expr a);
-/*! \brief rsqrt into out (out=); returns out. */
-const NDArray& rsqrt(Expr a, const NDArray& out);
-
-/*! \brief sine. */
-Expr sin(Expr a);
-/*! \brief sin into out (out=); returns out. */
-const NDArray& sin(Expr a, const NDArray& out);
-
-/*! \brief cosine. */
-Expr cos(Expr a);
-/*! \brief cos into out (out=); returns out. */
-const NDArray& cos(Expr a, const NDArray& out);
-
-/*! \brief hyperbolic tangent. */
-Expr tanh(Expr a);
-/*! \brief tanh into out (out=); returns out. */
-const NDArray& tanh(Expr a, const NDArray& out);
-
-/*! \brief 1 / (1 + e ** -a). */
-Expr sigmoid(Expr a);
-/*! \brief sigmoid into out (out=); returns out. */
-const NDArray& sigmoid(Expr a, const NDArray& out);
-
-/*! \brief max(a, 0) (NaN gives 0). */
-Expr relu(Expr a);
-/*! \brief relu into out (out=); returns out. */
-const NDArray& relu(Expr a, const NDArray& out);
-
-/*! \brief largest integer <= a (float result). */
-Expr floor(Expr a);
-/*! \brief floor into out (out=); returns out. */
-const NDArray& floor(Expr a, const NDArray& out);
-
-/*! \brief smallest integer >= a (float result). */
-Expr ceil(Expr a);
-/*! \brief ceil into out (out=); returns out. */
-const NDArray& ceil(Expr a, const NDArray& out);
-
-/*! \brief nearest integer, halves to even (integers unchanged). */
-Expr round(Expr a);
-/*! \brief round into out (out=); returns out. */
-const NDArray& round(Expr a, const NDArray& out);
-
-/*! \brief -1, 0, 1 (NaN stays NaN; not for bool). */
-Expr sign(Expr a);
-/*! \brief sign into out (out=); returns out. */
-const NDArray& sign(Expr a, const NDArray& out);
-
-/*! \brief not bool(a). */
-Expr logical_not(Expr a);
-/*! \brief logical_not into out (out=); returns out. */
-const NDArray& logical_not(Expr a, const NDArray& out);
-
-/*! \brief ~a (integers, bool). */
-Expr bitwise_not(Expr a);
-/*! \brief bitwise_not into out (out=); returns out. */
-const NDArray& bitwise_not(Expr a, const NDArray& out);
-
-/*! \brief ~a (integers, bool). */
-Expr invert(Expr a);
-/*! \brief invert into out (out=); returns out. */
-const NDArray& invert(Expr a, const NDArray& out);
-
-/*! \brief x where bool(cond) else y. */
-Expr where(Expr cond, Expr x, Expr y);
-/*! \brief where into out (out=); returns out. */
-const NDArray& where(Expr cond, Expr x, Expr y, const NDArray& out);
-
-/*! \brief min(max(a, lo), hi), NaN-propagating (np.clip). */
-Expr clamp(Expr a, Expr lo, Expr hi);
-/*! \brief clamp into out (out=); returns out. */
-const NDArray& clamp(Expr a, Expr lo, Expr hi, const NDArray& out);
-
-/*! \brief np.clip: same as clamp. */
-Expr clip(Expr a, Expr lo, Expr hi);
-/*! \brief clip into out (out=); returns out. */
-const NDArray& clip(Expr a, Expr lo, Expr hi, const NDArray& out);
-
+#define SHADE_DECLARE_ELEMENTWISE_OP_1_(NAME) \
+  Expr NAME(Expr a);                          \
+  const NDArray& NAME(Expr a, const NDArray& out);
+#define SHADE_DECLARE_ELEMENTWISE_OP_2_(NAME) \
+  Expr NAME(Expr a, Expr b);                  \
+  const NDArray& NAME(Expr a, Expr b, const NDArray& out);
+#define SHADE_DECLARE_ELEMENTWISE_OP_3_(NAME) \
+  Expr NAME(Expr a, Expr b, Expr c);          \
+  const NDArray& NAME(Expr a, Expr b, Expr c, const NDArray& out);
+#define SHADE_DECLARE_REGISTRY_OP_(CODE, NAME, ARITY, ...) \
+  SHADE_DECLARE_ELEMENTWISE_OP_##ARITY##_(NAME)
+#define SHADE_DECLARE_ALIAS_OP_(CODE, NAME, ARITY) SHADE_DECLARE_ELEMENTWISE_OP_##ARITY##_(NAME)
+SHADE_ELEMENTWISE_OPS(SHADE_DECLARE_REGISTRY_OP_)
+SHADE_ELEMENTWISE_OP_ALIASES(SHADE_DECLARE_ALIAS_OP_)
+#undef SHADE_DECLARE_ALIAS_OP_
+#undef SHADE_DECLARE_REGISTRY_OP_
+#undef SHADE_DECLARE_ELEMENTWISE_OP_3_
+#undef SHADE_DECLARE_ELEMENTWISE_OP_2_
+#undef SHADE_DECLARE_ELEMENTWISE_OP_1_
 
 // Operators (lazy). `/` is true division, `%` NumPy's remainder, `&|^~` bitwise (logical on bool).
 

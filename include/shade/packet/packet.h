@@ -442,17 +442,35 @@ HWY_INLINE V Expm1(D d, V a) {
   const V inf = hn::Set(d, std::numeric_limits<T>::infinity());
   return hn::IfThenElse(hn::IsNaN(a), a, hn::IfThenElse(hn::Gt(a, hi), inf, y));
 }
-/*! \brief Natural log (<= 1 ulp); 0 gives -inf, negative gives NaN, +inf gives +inf. */
-template <class D, class V, SHADE_PACKET_IF(kIsFloat<hn::TFromD<D>>)>
-HWY_INLINE V Log(D d, V a) {
+namespace detail {
+/*! \brief y, a logarithm of a computed for positive finite a, with the C library's results
+ *  elsewhere: 0 gives -inf, negative gives NaN, +inf gives +inf, NaN propagates. */
+template <class D, class V>
+HWY_INLINE V LogSpecialCases(D d, V a, V y) {
   using T = hn::TFromD<D>;
   const V zero = hn::Zero(d);
   const V inf = hn::Set(d, std::numeric_limits<T>::infinity());
   const V nan = hn::Set(d, std::numeric_limits<T>::quiet_NaN());
-  const V y = hn::Log(d, a);
   const V special = hn::IfThenElse(hn::Eq(a, zero), hn::Neg(inf), hn::IfThenElse(hn::Eq(a, inf), inf, nan));
   const auto regular = hn::And(hn::Gt(a, zero), hn::Lt(a, inf));  // false for NaN too
   return hn::IfThenElse(regular, y, hn::IfThenElse(hn::IsNaN(a), a, special));
+}
+}  // namespace detail
+/*! \brief Natural log (<= 1 ulp); 0 gives -inf, negative gives NaN, +inf gives +inf. */
+template <class D, class V, SHADE_PACKET_IF(kIsFloat<hn::TFromD<D>>)>
+HWY_INLINE V Log(D d, V a) {
+  return detail::LogSpecialCases(d, a, hn::Log(d, a));
+}
+/*! \brief Base-2 log (Highway's: the natural log times log2(e), <= 2 ulp; exact powers of two
+ *  may be an ulp off), special cases as Log. */
+template <class D, class V, SHADE_PACKET_IF(kIsFloat<hn::TFromD<D>>)>
+HWY_INLINE V Log2(D d, V a) {
+  return detail::LogSpecialCases(d, a, hn::Log2(d, a));
+}
+/*! \brief Base-10 log (Highway's: the natural log times log10(e), <= 2 ulp); as Log elsewhere. */
+template <class D, class V, SHADE_PACKET_IF(kIsFloat<hn::TFromD<D>>)>
+HWY_INLINE V Log10(D d, V a) {
+  return detail::LogSpecialCases(d, a, hn::Log10(d, a));
 }
 /*! \brief log(1 + a) (<= 2 ulp); -1 gives -inf, below -1 NaN, +inf gives +inf. */
 template <class D, class V, SHADE_PACKET_IF(kIsFloat<hn::TFromD<D>>)>

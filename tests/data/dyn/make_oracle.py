@@ -76,6 +76,17 @@ UNARY = {
 NOT_NUMPY = {'rsqrt', 'sigmoid', 'relu'}
 
 
+# The ufuncs added through the op registry (functor/op_registry.h). Their cases and dtype lines are
+# written after all the others, so the random values of the earlier cases stay the same.
+NEW_BINARY = {'arctan2': np.arctan2, 'hypot': np.hypot, 'logaddexp': np.logaddexp,
+              'copysign': np.copysign}
+NEW_UNARY = {'log2': np.log2, 'exp2': np.exp2, 'log10': np.log10, 'cbrt': np.cbrt}
+# Broadcast pairs for them, with rank 0 on both sides and 0-size operands.
+NEW_SHAPES = [((2, 1, 3), (2, 3)), ((4,), (4,)), ((), (2, 2)), ((3, 1), (1, 2)), ((), ()),
+              ((0, 3), (1, 3)), ((5,), ())]
+NEW_UNARY_SHAPES = [(2, 3), (), (0,), (7,), (3, 0, 2)]
+
+
 def result_or_error(f, *args):
     try:
         with np.errstate(all='ignore'):
@@ -83,6 +94,21 @@ def result_or_error(f, *args):
         return str(np.asarray(r).dtype)
     except Exception:  # noqa: BLE001 - NumPy's TypeError / OverflowError / ValueError
         return 'error'
+
+
+def dtype_lines(lines, one, binary, unary):
+    """The result dtype (or error) of each op for every dtype, pair and weak scalar."""
+    for op, f in binary.items():
+        for a in DTYPES:
+            for b in DTYPES:
+                lines.append(f'dtype {op} {a} {b} {result_or_error(f, one[a], one[b])}')
+            lines.append(f'dtype_weak {op} {a} int {result_or_error(f, one[a], 1)}')
+            lines.append(f'dtype_weak {op} {a} float {result_or_error(f, one[a], 1.0)}')
+    for op, f in unary.items():
+        if op in NOT_NUMPY:
+            continue
+        for a in DTYPES:
+            lines.append(f'dtype {op} {a} {result_or_error(f, one[a])}')
 
 
 def write_promotion(path):
@@ -95,21 +121,12 @@ def write_promotion(path):
         lines.append(f'weak {a} int {np.result_type(np.dtype(a), 1)}')
         lines.append(f'weak {a} float {np.result_type(np.dtype(a), 1.0)}')
     one = {d: np.ones(1, d) for d in DTYPES}
-    for op, f in BINARY.items():
-        for a in DTYPES:
-            for b in DTYPES:
-                lines.append(f'dtype {op} {a} {b} {result_or_error(f, one[a], one[b])}')
-            lines.append(f'dtype_weak {op} {a} int {result_or_error(f, one[a], 1)}')
-            lines.append(f'dtype_weak {op} {a} float {result_or_error(f, one[a], 1.0)}')
-    for op, f in UNARY.items():
-        for a in DTYPES:
-            if op in NOT_NUMPY:
-                continue
-            lines.append(f'dtype {op} {a} {result_or_error(f, one[a])}')
+    dtype_lines(lines, one, BINARY, UNARY)
     for a in DTYPES:  # where and clip
         for b in DTYPES:
             lines.append(f'dtype where {a} {b} {result_or_error(np.where, one["bool"], one[a], one[b])}')
             lines.append(f'dtype clip {a} {b} {result_or_error(np.clip, one[a], one[b], one[b])}')
+    dtype_lines(lines, one, NEW_BINARY, NEW_UNARY)
     with open(path, 'w') as fh:
         fh.write('\n'.join(lines) + '\n')
 
@@ -193,6 +210,33 @@ def write_cases(path):
         case(lines, 'where', np.where, [values(dt, 6).reshape(3, 2), 1, 2.5])
         case(lines, 'clip', np.clip, [values(dt, 6).reshape(2, 3), values(dt, 3), values(dt, 1)])
         case(lines, 'clip', np.clip, [values(dt, 6).reshape(2, 3), -1, 2])
+    k = 0
+    for op, f in NEW_BINARY.items():  # every dtype pair NumPy accepts (all of them)
+        for a_dt in DTYPES:
+            for b_dt in DTYPES:
+                sa, sb = NEW_SHAPES[k % len(NEW_SHAPES)]
+                k += 1
+                a = values(a_dt, int(np.prod(sa))).reshape(sa)
+                b = values(b_dt, int(np.prod(sb))).reshape(sb)
+                case(lines, op, f, [a, b])
+        for dt in ['float32', 'int32', 'uint8', 'bool', 'float16', 'int64', 'float64']:
+            a = values(dt, 4).reshape(2, 2)
+            for s in [3, -2.5]:
+                case(lines, op, f, [a, s])
+                case(lines, op, f, [s, a])
+        case(lines, op, f, [values('uint8', 3), 300])
+    for op, f in NEW_UNARY.items():
+        for dt in DTYPES:
+            for shape in NEW_UNARY_SHAPES:
+                a = values(dt, int(np.prod(shape))).reshape(shape)
+                if np.dtype(dt).kind == 'f' and op != 'exp2':  # mostly inside the domain
+                    a = np.abs(a) if rng.random() < 0.7 else a
+                case(lines, op, f, [a])
+    for op, f in NEW_BINARY.items():  # one float dtype and shape (the static front end's cases)
+        for dt in ['float16', 'float32', 'float64']:
+            for shape in [(3, 5), (17,)]:
+                n = int(np.prod(shape))
+                case(lines, op, f, [values(dt, n).reshape(shape), values(dt, n).reshape(shape)])
     with open(path, 'w') as fh:
         fh.write('\n'.join(lines) + '\n')
 
