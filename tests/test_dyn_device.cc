@@ -36,9 +36,8 @@ class DynDevice : public ::testing::Test {
  protected:
   // 2x3 float32 "device" array: host memory poisoned with NaN, tagged gpu.
   std::vector<float> device_memory = std::vector<float>(6, 1e30f);
-  NDArray on_gpu = NDArray::FromBlob(device_memory.data(), {2, 3},
-                                     shade::TypeMeta::Make<float>(), shade::DataDeleter(),
-                                     shade::gpu::kDevMask);
+  NDArray on_gpu = NDArray::FromBlob(device_memory.data(), {2, 3}, shade::TypeMeta::Make<float>(),
+                                     shade::DataDeleter(), shade::gpu::kDevMask);
   NDArray on_cpu = shade::ones({2, 3}, shade::kFloat32);
 };
 
@@ -50,8 +49,7 @@ TEST_F(DynDevice, BackendsOfThisBuild) {
 
 TEST_F(DynDevice, MixedDevicesNameBoth) {
   ExpectErrorWith([&] { NDArray r = on_cpu + on_gpu; }, {"add", "gpu", "cpu", "different devices"});
-  ExpectErrorWith([&] { NDArray r = on_gpu * on_cpu + 1.0; },
-                  {"gpu", "cpu", "different devices"});
+  ExpectErrorWith([&] { NDArray r = on_gpu * on_cpu + 1.0; }, {"gpu", "cpu", "different devices"});
   ExpectErrorWith([&] { shade::matmul(on_cpu, on_gpu.transpose(0, 1)); },
                   {"matmul", "gpu", "cpu", "different devices"});
   ExpectErrorWith([&] { shade::add(on_cpu, on_cpu, on_gpu); },
