@@ -39,7 +39,9 @@ int SlotOf(int dev_mask, const char* what) {
 
 }  // namespace
 
-Allocator& CpuAllocator() noexcept { return g_host_allocator; }
+Allocator& CpuAllocator() noexcept {
+  return g_host_allocator;
+}
 
 Allocator& GetAllocator(int dev_mask) {
   Allocator* a = g_allocators[SlotOf(dev_mask, "GetAllocator")].load(std::memory_order_acquire);

@@ -6,7 +6,9 @@
 
 namespace shade {
 
-bool HasKernelBackend(int dev_mask) noexcept { return dev_mask == cpu::kDevMask; }
+bool HasKernelBackend(int dev_mask) noexcept {
+  return dev_mask == cpu::kDevMask;
+}
 
 void CheckDevices(const char* op, const NDArray* const* arrays, int n) {
   int first = -1;
@@ -24,8 +26,8 @@ void CheckDevices(const char* op, const NDArray* const* arrays, int n) {
   }
   if (first >= 0) {
     const int dev = arrays[first]->dev_mask();
-    SHADE_CHECK(HasKernelBackend(dev)) << op << ": no kernels for device " << DevMaskName(dev)
-                                       << " in this build (CPU only)";
+    SHADE_CHECK(HasKernelBackend(dev))
+        << op << ": no kernels for device " << DevMaskName(dev) << " in this build (CPU only)";
   }
 }
 

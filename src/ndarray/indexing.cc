@@ -67,7 +67,7 @@ void GatherRows(const char* src, index_t outer, index_t len, index_t inner, std:
   const index_t n = static_cast<index_t>(rows.size());
   const std::size_t row_bytes = static_cast<std::size_t>(inner) * item;
   if (row_bytes == 0 || n == 0 || outer == 0) return;
-  const index_t grain = std::max<index_t>(1, (index_t(1) << 15) / std::max<index_t>(inner, 1));
+  const index_t grain = std::max<index_t>(1, kMapGrain / std::max<index_t>(inner, 1));
   ParallelFor(0, outer * n, grain, [&](index_t b, index_t e) {
     for (index_t t = b; t < e; ++t) {
       const index_t o = t / n, j = t % n;

@@ -16,12 +16,12 @@
 #include <type_traits>
 #include <vector>
 
+#include "shade/backend/cpu/reduce.h"
 #include "shade/ndarray/device.h"
 #include "shade/ndarray/ndarray.h"
 #include "shade/ndarray/ops.h"
 #include "shade/ndarray/promotion.h"
 #include "shade/ndarray/shape_ops.h"
-#include "shade/backend/cpu/reduce.h"
 
 namespace shade {
 namespace {

@@ -117,7 +117,7 @@ inline void MapPacketPlan(const DstPlan& dst, index_t rows, index_t cols, const 
 
 /*! \brief Elements under which the packet loop of an expression of cost `cost` stays inline. */
 constexpr index_t PacketMapGrain(index_t cost) {
-  return std::max<index_t>(kernel::kMathGrain, kernel::kMapGrain / (cost > 1 ? cost : 1));
+  return GrainForCost(cost);
 }
 
 /*!

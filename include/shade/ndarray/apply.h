@@ -42,7 +42,7 @@ namespace shade {
 /*! \brief How the engine may iterate. */
 struct ApplyOptions {
   /*! \brief Elements per thread below which the work stays on the calling thread. */
-  index_t grain = index_t(1) << 15;
+  index_t grain = kMapGrain;
   /*!
    * \brief Visit elements in row-major logical order on one thread (no reordering, tiling
    *  or threads), for kernels whose result depends on the order (TH's `i++` fill).

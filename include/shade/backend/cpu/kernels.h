@@ -38,14 +38,9 @@ namespace kernel {
 
 namespace hn = packet::hn;
 
-/*!
- * \brief Elements under which an elementwise kernel stays on the calling thread.
- *  Measured on the development machine (docs/kernel-layer.md): below ~2^15 floats the OpenMP
- *  fork/join (~2-5 us) costs more than splitting an add saves.
- */
-constexpr index_t kMapGrain = index_t(1) << 15;
-/*! \brief Grain for functors with a transcendental packet (exp, tanh...): ~10x the work/element. */
-constexpr index_t kMathGrain = index_t(1) << 12;
+// The grains live with ParallelFor (backend/cpu/parallel.h); the kernels' names for them.
+using shade::kMapGrain;
+using shade::kMathGrain;
 
 /*!
  * \brief The savers are functor/sv.h's (`shade::sv::saveto`, plusto, minusto, multo, divto): one
@@ -242,7 +237,7 @@ struct OpCost<OP, std::void_t<decltype(OP::kCost)>>
 template <class OP, class T>
 constexpr index_t MapGrain() {
   if constexpr (packet::HasPacket<OP, T>::value) {
-    return std::max<index_t>(kMathGrain, kMapGrain / detail::OpCost<OP>::value);
+    return GrainForCost(detail::OpCost<OP>::value);
   } else {
     return kMathGrain;
   }

@@ -101,6 +101,21 @@ void ParallelForThreads(index_t begin, index_t end, index_t grain, F& fn) {
  * The split depends only on the range, the grain and the thread count, so results that do
  * not depend on the split are reproducible.
  */
+/*!
+ * \brief THE grain: elements under which an elementwise kernel stays on the calling thread.
+ *  Measured (docs/kernel-layer.md, "Threading grain"): below ~2^15 floats the OpenMP
+ *  fork/join costs more than splitting an add saves. Every element loop derives its grain from
+ *  this and kMathGrain (GrainForCost), never from a literal.
+ */
+constexpr index_t kMapGrain = index_t(1) << 15;
+/*! \brief Grain for functors with a transcendental packet (exp, tanh...): ~10x the work/element. */
+constexpr index_t kMathGrain = index_t(1) << 12;
+/*! \brief Grain of an elementwise loop whose work per element is `cost` adds (>= 1). */
+constexpr index_t GrainForCost(index_t cost) {
+  return kMapGrain / (cost > 1 ? cost : 1) > kMathGrain ? kMapGrain / (cost > 1 ? cost : 1)
+                                                        : kMathGrain;
+}
+
 template <typename F>
 inline void ParallelFor(index_t begin, index_t end, index_t grain, F&& fn) {
   const index_t n = end - begin;
