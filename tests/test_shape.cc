@@ -1,12 +1,14 @@
 // Tests of Shape<N> and TShape against hand-computed expectations.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstring>
 #include <limits>
 #include <sstream>
 #include <string>
 #include <vector>
 
+#include "shade/shape/broadcast.h"
 #include "shade/shape/shape.h"
 #include "shade/shape/tshape.h"
 
@@ -181,3 +183,31 @@ TEST(TShape, PrintAndParse) {
 }
 
 }  // namespace
+
+// NumPy's broadcasting rule (shape/broadcast.h), against np.broadcast_shapes' documented cases.
+TEST(BroadcastShapes, NumPyRule) {
+  using shade::index_t;
+  auto bc = [](std::vector<index_t> a, std::vector<index_t> b, std::vector<index_t>* out) {
+    out->assign(std::max(a.size(), b.size()), -7);
+    return shade::BroadcastShapes(a.data(), static_cast<int>(a.size()), b.data(),
+                                  static_cast<int>(b.size()), out->data());
+  };
+  std::vector<index_t> out;
+  EXPECT_TRUE(bc({8, 1, 6, 1}, {7, 1, 5}, &out));
+  EXPECT_EQ(out, (std::vector<index_t>{8, 7, 6, 5}));
+  EXPECT_TRUE(bc({}, {3, 4}, &out));  // a scalar broadcasts to anything
+  EXPECT_EQ(out, (std::vector<index_t>{3, 4}));
+  EXPECT_TRUE(bc({0, 1}, {1, 5}, &out));  // 1 with 0 gives 0
+  EXPECT_EQ(out, (std::vector<index_t>{0, 5}));
+  EXPECT_TRUE(bc({}, {}, &out));
+  EXPECT_TRUE(out.empty());
+  EXPECT_FALSE(bc({2, 1}, {8, 4, 3}, &out));
+  EXPECT_FALSE(bc({0}, {2}, &out));
+  // The result may overwrite an input: extents are read right to left before being written.
+  std::vector<index_t> a = {3, 1}, b = {1, 4};
+  ASSERT_TRUE(shade::BroadcastShapes(a.data(), 2, b.data(), 2, a.data()));
+  EXPECT_EQ(a, (std::vector<index_t>{3, 4}));
+  std::vector<index_t> c = {5, 0, 0}, d = {2, 1, 1};
+  ASSERT_TRUE(shade::BroadcastShapes(c.data(), 1, d.data(), 3, c.data()));
+  EXPECT_EQ(c, (std::vector<index_t>{2, 1, 5}));
+}

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "shade/shape/broadcast.h"
 #include "shade/backend/cpu/parallel.h"
 #include "shade/ndarray/ndarray.h"
 #include "shade/ndarray/ops.h"
@@ -82,19 +83,14 @@ std::vector<index_t> BroadcastShapes(const std::vector<NDArray>& arrays, const c
   std::vector<index_t> out;
   for (const NDArray& x : arrays) {
     const int nd = x.ndim();
-    if (nd > static_cast<int>(out.size())) out.insert(out.begin(), nd - out.size(), 1);
-    for (int d = 0; d < nd; ++d) {
-      index_t& o = out[out.size() - nd + d];
-      const index_t s = x.size(d);
-      if (o == s || s == 1) continue;
-      if (o == 1) {
-        o = s;
-        continue;
-      }
+    std::vector<index_t> next(std::max<std::size_t>(out.size(), static_cast<std::size_t>(nd)));
+    if (!BroadcastShapes(out.data(), static_cast<int>(out.size()), x.sizes().data(), nd,
+                         next.data())) {
       std::ostringstream os;
       for (const NDArray& y : arrays) os << ' ' << y.sizes();
       SHADE_THROW << op << ": shape mismatch: index arrays could not be broadcast together with shapes" << os.str();
     }
+    out.swap(next);
   }
   return out;
 }

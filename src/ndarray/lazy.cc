@@ -14,6 +14,7 @@
 #include "shade/backend/cpu/parallel.h"
 #include "shade/ndarray/apply.h"
 #include "shade/ndarray/device.h"
+#include "shade/shape/broadcast.h"
 
 namespace shade {
 
@@ -138,14 +139,9 @@ void BroadcastInto(index_t* a, int* na, const index_t* b, int nb, const char* wh
   SHADE_CHECK_LE(nd, kMaxDims) << what << ": rank " << nd << " exceeds the " << kMaxDims
                                << " dimensions elementwise ops support";
   index_t out[kMaxDims];
-  for (int i = 0; i < nd; ++i) {
-    const int ia = i - (nd - *na), ib = i - (nd - nb);
-    const index_t sa = ia >= 0 ? a[ia] : 1, sb = ib >= 0 ? b[ib] : 1;
-    SHADE_CHECK(sa == sb || sa == 1 || sb == 1)
-        << what << ": operands could not be broadcast together with shapes " << ShapeString(a, *na)
-        << " and " << ShapeString(b, nb);
-    out[i] = sa == 1 ? sb : sa;
-  }
+  SHADE_CHECK(BroadcastShapes(a, *na, b, nb, out))
+      << what << ": operands could not be broadcast together with shapes " << ShapeString(a, *na)
+      << " and " << ShapeString(b, nb);
   std::copy(out, out + nd, a);
   *na = nd;
 }

@@ -10,6 +10,7 @@
 #include "shade/backend/cpu/blas.h"
 #include "shade/backend/cpu/parallel.h"
 #include "shade/ndarray/device.h"
+#include "shade/shape/broadcast.h"
 #include "shade/ndarray/ops.h"
 #include "shade/ndarray/promotion.h"
 #include "shade/ndarray/shape_ops.h"
@@ -192,15 +193,8 @@ NDArray matmul(const NDArray& a_in, const NDArray& b_in) {
   // Broadcast batch dimensions (NumPy's rule on the leading dims).
   const int nbatch = std::max(na, nb) - 2;
   std::vector<index_t> bshape(nbatch, 1);
-  for (int d = 0; d < nbatch; ++d) {
-    const int da = na - 2 - (nbatch - d), db = nb - 2 - (nbatch - d);
-    const index_t sa = da >= 0 ? a.size(da) : 1, sb = db >= 0 ? b.size(db) : 1;
-    SHADE_CHECK(sa == sb || sa == 1 || sb == 1)
-        << "matmul: batch dimensions of shapes " << ShapePair(a_in, b_in) << " do not broadcast (" << sa << " vs "
-        << sb << ")";
-    bshape[d] = std::max(sa, sb);
-    if (sa == 0 || sb == 0) bshape[d] = 0;
-  }
+  SHADE_CHECK(BroadcastShapes(a.sizes().data(), na - 2, b.sizes().data(), nb - 2, bshape.data()))
+      << "matmul: batch dimensions of shapes " << ShapePair(a_in, b_in) << " do not broadcast";
   const int rt = PromoteTypes(a.type_flag(), b.type_flag());
   std::vector<index_t> cshape = bshape;
   cshape.push_back(m);
