@@ -593,7 +593,7 @@ Packed PrepareBroadcast(const Communicator::Impl& c, bool checked, const NDArray
 }  // namespace
 
 // The blocking forms call MPI's blocking collectives: Open MPI tunes those (its "tuned"
-// component) far better than the non-blocking schedules of libnbc (measured 1.4-2x slower).
+// component) far better than the non-blocking schedules of libnbc (measured 1.3-2.4x slower).
 void Communicator::Allreduce(const NDArray& x, ReduceOp op) const {
   const Impl& c = impl();
   const Packed p = PrepareAllreduce(c, checked_, x, op);
