@@ -167,9 +167,10 @@ void* NonNull(void* p) {
 // contiguous, else a packed copy written back by Unpack).
 struct Packed {
   NDArray target;
-  NDArray buffer;
+  NDArray copy;  // undefined when the target is contiguous
+  void* data() const { return copy.defined() ? copy.data_ptr() : target.data_ptr(); }
   void Unpack() const {
-    if (!buffer.is_same(target)) target.copy_(buffer);
+    if (copy.defined()) target.copy_(copy);
   }
 };
 
@@ -187,7 +188,7 @@ void CheckArray(const NDArray& x, const char* where, const char* name = "the arr
 
 Packed Pack(const NDArray& x, const char* where) {
   CheckArray(x, where);
-  return Packed{x, x.is_contiguous() ? x : x.contiguous()};
+  return Packed{x, x.is_contiguous() ? NDArray() : x.contiguous()};
 }
 
 std::vector<index_t> WithLeading(index_t lead, IndexSpan rest) {
@@ -384,8 +385,8 @@ void ExchangeHeaders(const Communicator::Impl& c, const Header& mine, const char
 // Runs the local argument checks; in checked mode they and the header exchange happen before
 // any data moves, so every rank learns about a mistake of any rank.
 template <typename Fn>
-void Guard(const Communicator::Impl& c, bool checked, const char* where, const Header& header,
-           Fn&& local_checks) {
+void Guard(const Communicator::Impl& c, bool checked, const char* where, Kind kind,
+           const NDArray& x, int root, int op, Fn&& local_checks) {
   std::string local_error;
   try {
     local_checks();
@@ -393,7 +394,10 @@ void Guard(const Communicator::Impl& c, bool checked, const char* where, const H
     if (!checked) throw;
     local_error = e.what();
   }
-  if (checked) ExchangeHeaders(c, header, where, local_error);
+  // The header is built only in checked mode: the unchecked path stays a few checks long.
+  if (checked) {
+    ExchangeHeaders(c, x.defined() ? MakeHeader(kind, x, root, op) : Header{}, where, local_error);
+  }
 }
 
 void CheckRoot(const Communicator::Impl& c, int root, const char* where) {
@@ -444,12 +448,11 @@ void Communicator::Barrier() const {
 NDArray Communicator::Allgather(const NDArray& x) const {
   const Impl& c = impl();
   Packed p;
-  Guard(c, checked_, "Allgather", x.defined() ? MakeHeader(Kind::kAllgather, x, 0, 0) : Header{},
-        [&] { p = Pack(x, "Allgather"); });
+  Guard(c, checked_, "Allgather", Kind::kAllgather, x, 0, 0, [&] { p = Pack(x, "Allgather"); });
   NDArray out = NDArray::Empty(WithLeading(c.size, x.sizes()), x.type_flag());
   const int n = MpiCount(x.numel(), "Allgather");
   const MPI_Datatype t = MpiType(x.type_flag());
-  CheckMpi(MPI_Allgather(NonNull(p.buffer.data_ptr()), n, t, NonNull(out.data_ptr()), n, t, c.comm),
+  CheckMpi(MPI_Allgather(NonNull(p.data()), n, t, NonNull(out.data_ptr()), n, t, c.comm),
            "MPI_Allgather", "Allgather");
   return out;
 }
@@ -457,18 +460,17 @@ NDArray Communicator::Allgather(const NDArray& x) const {
 NDArray Communicator::ReduceScatter(const NDArray& x, ReduceOp op) const {
   const Impl& c = impl();
   Packed p;
-  Guard(c, checked_, "ReduceScatter",
-        x.defined() ? MakeHeader(Kind::kReduceScatter, x, 0, static_cast<int>(op)) : Header{}, [&] {
-          p = Pack(x, "ReduceScatter");
-          SHADE_CHECK(x.ndim() >= 1 && x.size(0) % c.size == 0)
-              << "shade::dist::ReduceScatter: the leading dimension of " << x
-              << " must be a multiple of the communicator size " << c.size;
-        });
+  Guard(c, checked_, "ReduceScatter", Kind::kReduceScatter, x, 0, static_cast<int>(op), [&] {
+    p = Pack(x, "ReduceScatter");
+    SHADE_CHECK(x.ndim() >= 1 && x.size(0) % c.size == 0)
+        << "shade::dist::ReduceScatter: the leading dimension of " << x
+        << " must be a multiple of the communicator size " << c.size;
+  });
   std::vector<index_t> sizes = x.sizes().vec();
   sizes[0] /= c.size;
   NDArray out = NDArray::Empty(sizes, x.type_flag());
   const int n = MpiCount(out.numel(), "ReduceScatter");
-  CheckMpi(MPI_Reduce_scatter_block(NonNull(p.buffer.data_ptr()), NonNull(out.data_ptr()), n,
+  CheckMpi(MPI_Reduce_scatter_block(NonNull(p.data()), NonNull(out.data_ptr()), n,
                                     MpiType(x.type_flag()), MpiOp(op, x.type_flag()), c.comm),
            "MPI_Reduce_scatter_block", "ReduceScatter");
   return out;
@@ -477,7 +479,7 @@ NDArray Communicator::ReduceScatter(const NDArray& x, ReduceOp op) const {
 NDArray Communicator::Gather(const NDArray& x, int root) const {
   const Impl& c = impl();
   Packed p;
-  Guard(c, checked_, "Gather", x.defined() ? MakeHeader(Kind::kGather, x, root, 0) : Header{}, [&] {
+  Guard(c, checked_, "Gather", Kind::kGather, x, root, 0, [&] {
     CheckRoot(c, root, "Gather");
     p = Pack(x, "Gather");
   });
@@ -485,8 +487,8 @@ NDArray Communicator::Gather(const NDArray& x, int root) const {
   if (c.rank == root) out = NDArray::Empty(WithLeading(c.size, x.sizes()), x.type_flag());
   const int n = MpiCount(x.numel(), "Gather");
   const MPI_Datatype t = MpiType(x.type_flag());
-  CheckMpi(MPI_Gather(NonNull(p.buffer.data_ptr()), n, t,
-                      c.rank == root ? NonNull(out.data_ptr()) : nullptr, n, t, root, c.comm),
+  CheckMpi(MPI_Gather(NonNull(p.data()), n, t, c.rank == root ? NonNull(out.data_ptr()) : nullptr,
+                      n, t, root, c.comm),
            "MPI_Gather", "Gather");
   return out;
 }
@@ -494,24 +496,23 @@ NDArray Communicator::Gather(const NDArray& x, int root) const {
 void Communicator::Scatter(const NDArray& src, const NDArray& dst, int root) const {
   const Impl& c = impl();
   Packed d, s;
-  Guard(c, checked_, "Scatter", dst.defined() ? MakeHeader(Kind::kScatter, dst, root, 0) : Header{},
-        [&] {
-          CheckRoot(c, root, "Scatter");
-          d = Pack(dst, "Scatter");
-          if (c.rank != root) return;
-          CheckArray(src, "Scatter", "root's source");
-          SHADE_CHECK(src.sizes() == IndexSpan(WithLeading(c.size, dst.sizes())) &&
-                      src.type_flag() == dst.type_flag())
-              << "shade::dist::Scatter: root's source " << src << " must be "
-              << TypeFlagName(dst.type_flag()) << " of sizes "
-              << IndexSpan(WithLeading(c.size, dst.sizes())) << " (communicator size " << c.size
-              << " times the destination " << dst << ")";
-          s = Pack(src, "Scatter");
-        });
+  Guard(c, checked_, "Scatter", Kind::kScatter, dst, root, 0, [&] {
+    CheckRoot(c, root, "Scatter");
+    d = Pack(dst, "Scatter");
+    if (c.rank != root) return;
+    CheckArray(src, "Scatter", "root's source");
+    SHADE_CHECK(src.sizes() == IndexSpan(WithLeading(c.size, dst.sizes())) &&
+                src.type_flag() == dst.type_flag())
+        << "shade::dist::Scatter: root's source " << src << " must be "
+        << TypeFlagName(dst.type_flag()) << " of sizes "
+        << IndexSpan(WithLeading(c.size, dst.sizes())) << " (communicator size " << c.size
+        << " times the destination " << dst << ")";
+    s = Pack(src, "Scatter");
+  });
   const int n = MpiCount(dst.numel(), "Scatter");
   const MPI_Datatype t = MpiType(dst.type_flag());
-  CheckMpi(MPI_Scatter(c.rank == root ? NonNull(s.buffer.data_ptr()) : nullptr, n, t,
-                       NonNull(d.buffer.data_ptr()), n, t, root, c.comm),
+  CheckMpi(MPI_Scatter(c.rank == root ? NonNull(s.data()) : nullptr, n, t, NonNull(d.data()), n, t,
+                       root, c.comm),
            "MPI_Scatter", "Scatter");
   d.Unpack();
 }
@@ -572,44 +573,41 @@ namespace {
 // The checks (and in checked mode the header exchange) of an Allreduce, then the buffer.
 Packed PrepareAllreduce(const Communicator::Impl& c, bool checked, const NDArray& x, ReduceOp op) {
   Packed p;
-  Guard(c, checked, "Allreduce",
-        x.defined() ? MakeHeader(Kind::kAllreduce, x, 0, static_cast<int>(op)) : Header{}, [&] {
-          p = Pack(x, "Allreduce");
-          MpiOp(op, x.type_flag());  // validates op
-        });
+  Guard(c, checked, "Allreduce", Kind::kAllreduce, x, 0, static_cast<int>(op), [&] {
+    p = Pack(x, "Allreduce");
+    MpiOp(op, x.type_flag());  // validates op
+  });
   return p;
 }
 
 // The same for a Broadcast.
 Packed PrepareBroadcast(const Communicator::Impl& c, bool checked, const NDArray& x, int root) {
   Packed p;
-  Guard(c, checked, "Broadcast", x.defined() ? MakeHeader(Kind::kBroadcast, x, root, 0) : Header{},
-        [&] {
-          CheckRoot(c, root, "Broadcast");
-          p = Pack(x, "Broadcast");
-        });
+  Guard(c, checked, "Broadcast", Kind::kBroadcast, x, root, 0, [&] {
+    CheckRoot(c, root, "Broadcast");
+    p = Pack(x, "Broadcast");
+  });
   return p;
 }
 
 }  // namespace
 
 // The blocking forms call MPI's blocking collectives: Open MPI tunes those (its "tuned"
-// component) far better than the non-blocking schedules of libnbc (measured 1.4-2x slower).
+// component) far better than the non-blocking schedules of libnbc (measured 1.3-2.4x slower).
 void Communicator::Allreduce(const NDArray& x, ReduceOp op) const {
   const Impl& c = impl();
   const Packed p = PrepareAllreduce(c, checked_, x, op);
-  CheckMpi(
-      MPI_Allreduce(MPI_IN_PLACE, NonNull(p.buffer.data_ptr()), MpiCount(x.numel(), "Allreduce"),
-                    MpiType(x.type_flag()), MpiOp(op, x.type_flag()), c.comm),
-      "MPI_Allreduce", "Allreduce");
+  CheckMpi(MPI_Allreduce(MPI_IN_PLACE, NonNull(p.data()), MpiCount(x.numel(), "Allreduce"),
+                         MpiType(x.type_flag()), MpiOp(op, x.type_flag()), c.comm),
+           "MPI_Allreduce", "Allreduce");
   p.Unpack();
 }
 
 void Communicator::Broadcast(const NDArray& x, int root) const {
   const Impl& c = impl();
   const Packed p = PrepareBroadcast(c, checked_, x, root);
-  CheckMpi(MPI_Bcast(NonNull(p.buffer.data_ptr()), MpiCount(x.numel(), "Broadcast"),
-                     MpiType(x.type_flag()), root, c.comm),
+  CheckMpi(MPI_Bcast(NonNull(p.data()), MpiCount(x.numel(), "Broadcast"), MpiType(x.type_flag()),
+                     root, c.comm),
            "MPI_Bcast", "Broadcast");
   p.Unpack();
 }
@@ -619,9 +617,8 @@ Request Communicator::IAllreduce(const NDArray& x, ReduceOp op) const {
   auto r = std::make_unique<Request::Impl>();
   r->where = "Allreduce";
   r->packed = PrepareAllreduce(c, checked_, x, op);
-  CheckMpi(MPI_Iallreduce(MPI_IN_PLACE, NonNull(r->packed.buffer.data_ptr()),
-                          MpiCount(x.numel(), "Allreduce"), MpiType(x.type_flag()),
-                          MpiOp(op, x.type_flag()), c.comm, &r->request),
+  CheckMpi(MPI_Iallreduce(MPI_IN_PLACE, NonNull(r->packed.data()), MpiCount(x.numel(), "Allreduce"),
+                          MpiType(x.type_flag()), MpiOp(op, x.type_flag()), c.comm, &r->request),
            "MPI_Iallreduce", "Allreduce");
   return Request(std::move(r));
 }
@@ -631,7 +628,7 @@ Request Communicator::IBroadcast(const NDArray& x, int root) const {
   auto r = std::make_unique<Request::Impl>();
   r->where = "Broadcast";
   r->packed = PrepareBroadcast(c, checked_, x, root);
-  CheckMpi(MPI_Ibcast(NonNull(r->packed.buffer.data_ptr()), MpiCount(x.numel(), "Broadcast"),
+  CheckMpi(MPI_Ibcast(NonNull(r->packed.data()), MpiCount(x.numel(), "Broadcast"),
                       MpiType(x.type_flag()), root, c.comm, &r->request),
            "MPI_Ibcast", "Broadcast");
   return Request(std::move(r));
