@@ -652,9 +652,9 @@ void TensorCopy(Tensor<D>* dst, const Tensor<S>* src) {
   CheckApplyNumel("destination", NElement(dst), "source", NElement(src));
   if (NElement(dst) == 0) return;
   if (TensorIsSameSizeAs(dst, src)) {
-    // Same shape: the strided engine (any layouts, dtype converted).
-    ApplyElementwise<D, S>([](D& d, S& s) { d = ConvertReal<D>(s); }, ApplyOptions(), dst->array,
-                           src->array);
+    // Same shape: NDArray's copy (the strided engine, any layouts, dtype converted), compiled
+    // once in the library rather than once per pair of TH types here.
+    dst->array.copy_(src->array);
     return;
   }
   // Same numel, other shape: each tensor in its own row-major order, as TH does.
