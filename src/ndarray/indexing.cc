@@ -79,12 +79,12 @@ void GatherRows(const char* src, index_t outer, index_t len, index_t inner, std:
 }
 
 // NumPy's broadcast of index shapes; throws naming them.
-std::vector<index_t> BroadcastShapes(const std::vector<NDArray>& arrays, const char* op) {
+std::vector<index_t> BroadcastIndexShapes(const std::vector<NDArray>& arrays, const char* op) {
   std::vector<index_t> out;
   for (const NDArray& x : arrays) {
     const int nd = x.ndim();
     std::vector<index_t> next(std::max<std::size_t>(out.size(), static_cast<std::size_t>(nd)));
-    if (!BroadcastShapes(out.data(), static_cast<int>(out.size()), x.sizes().data(), nd,
+    if (!shade::BroadcastShapes(out.data(), static_cast<int>(out.size()), x.sizes().data(), nd,
                          next.data())) {
       std::ostringstream os;
       for (const NDArray& y : arrays) os << ' ' << y.sizes();
@@ -131,7 +131,7 @@ std::vector<NDArray> ExpandMasks(const NDArray& a, const std::vector<NDArray>& i
 // receives the broadcast shape.
 std::vector<index_t> FlatRows(const NDArray& a, const std::vector<NDArray>& idx, const char* op,
                               std::vector<index_t>* bshape) {
-  *bshape = BroadcastShapes(idx, op);
+  *bshape = BroadcastIndexShapes(idx, op);
   index_t n = 1;
   for (index_t s : *bshape) n = CheckedMul(n, s, "index result size");
   std::vector<index_t> rows(static_cast<std::size_t>(n), 0);
