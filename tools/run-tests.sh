@@ -17,7 +17,7 @@ jobs="$(nproc)"
 compiler_flags=()
 if [ "${SHADE_COMPILER:-gcc}" = clang ]; then
   apt-get install -y -qq clang libomp-dev >/dev/null
-  compiler_flags=(-DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++)
+  compiler_flags=(-DCMAKE_CXX_COMPILER=clang++)
 fi
 if [ -n "$sanitize" ]; then
   build_dir=build-asan
