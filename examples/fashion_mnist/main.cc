@@ -77,19 +77,21 @@ int Train(const TrainParam& p) {
   // Only process 0 of a data-parallel run prints and saves.
   const bool root = parallel == nullptr || parallel->rank() == 0;
   if (root) {
-    std::printf("shade Fashion-MNIST: %s, %d epochs, batch %d, lr %g, momentum %g, %d threads, "
-                "%lld training / %lld test images\n",
-                model->name(), p.epochs, p.batch, static_cast<double>(p.lr),
-                static_cast<double>(p.momentum), shade::GetNumThreads(),
-                static_cast<long long>(p.train_limit > 0 && p.train_limit < train.count
-                                           ? p.train_limit : train.count),
-                static_cast<long long>(p.test_limit > 0 && p.test_limit < test.count
-                                           ? p.test_limit : test.count));
+    std::printf(
+        "shade Fashion-MNIST: %s, %d epochs, batch %d, lr %g, momentum %g, %d threads, "
+        "%lld training / %lld test images\n",
+        model->name(), p.epochs, p.batch, static_cast<double>(p.lr),
+        static_cast<double>(p.momentum), shade::GetNumThreads(),
+        static_cast<long long>(p.train_limit > 0 && p.train_limit < train.count ? p.train_limit
+                                                                                : train.count),
+        static_cast<long long>(p.test_limit > 0 && p.test_limit < test.count ? p.test_limit
+                                                                             : test.count));
   }
   if (root && parallel != nullptr) {
     std::printf("data-parallel: %d processes, global batch %d, %s\n", parallel->size(), p.batch,
                 p.shards > 0 ? ("gradients of " + std::to_string(p.shards) +
-                                " slices summed in slice order (deterministic)").c_str()
+                                " slices summed in slice order (deterministic)")
+                                   .c_str()
                              : "gradients summed by bucketed Allreduce");
   }
   std::fflush(stdout);

@@ -94,8 +94,10 @@ struct TrainParam : public shade::Parameter<TrainParam> {
         "deterministic mode: every batch is cut into S slices whose gradients are summed in "
         "slice order, giving the same bits for any number of processes dividing S (also "
         "without --dist).");
-    SHADE_DECLARE_FIELD(bucket_kb).set_default(1024).set_range(1, 1 << 20).describe(
-        "With --dist: gradients are reduced in buckets of this many KiB.");
+    SHADE_DECLARE_FIELD(bucket_kb)
+        .set_default(1024)
+        .set_range(1, 1 << 20)
+        .describe("With --dist: gradients are reduced in buckets of this many KiB.");
   }
 };
 SHADE_REGISTER_PARAMETER(TrainParam);

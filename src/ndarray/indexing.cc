@@ -9,12 +9,12 @@
 #include <string>
 #include <vector>
 
-#include "shade/shape/broadcast.h"
 #include "shade/backend/cpu/parallel.h"
 #include "shade/ndarray/ndarray.h"
 #include "shade/ndarray/ops.h"
 #include "shade/ndarray/promotion.h"
 #include "shade/ndarray/shape_ops.h"
+#include "shade/shape/broadcast.h"
 
 namespace shade {
 namespace {
@@ -85,7 +85,7 @@ std::vector<index_t> BroadcastIndexShapes(const std::vector<NDArray>& arrays, co
     const int nd = x.ndim();
     std::vector<index_t> next(std::max<std::size_t>(out.size(), static_cast<std::size_t>(nd)));
     if (!shade::BroadcastShapes(out.data(), static_cast<int>(out.size()), x.sizes().data(), nd,
-                         next.data())) {
+                                next.data())) {
       std::ostringstream os;
       for (const NDArray& y : arrays) os << ' ' << y.sizes();
       SHADE_THROW << op << ": shape mismatch: index arrays could not be broadcast together with shapes" << os.str();

@@ -10,10 +10,10 @@
 #include "shade/backend/cpu/blas.h"
 #include "shade/backend/cpu/parallel.h"
 #include "shade/ndarray/device.h"
-#include "shade/shape/broadcast.h"
 #include "shade/ndarray/ops.h"
 #include "shade/ndarray/promotion.h"
 #include "shade/ndarray/shape_ops.h"
+#include "shade/shape/broadcast.h"
 
 namespace shade {
 namespace {

@@ -34,7 +34,7 @@ namespace hn = packet::hn;
 
 namespace detail {
 template <typename T>
-constexpr bool kSignedInt = std::is_integral<T>::value && std::is_signed<T>::value;
+constexpr bool kSignedInt = (std::is_integral<T>::value && std::is_signed<T>::value);
 template <typename T>
 using U = std::make_unsigned_t<T>;
 /*! \brief Integer types (bool excluded) whose + - * go through WrapInt. */
@@ -78,7 +78,9 @@ struct plus {
     }
   }
   template <class D, class V>
-  static HWY_INLINE V MapPacket(D d, V a, V b) { return packet::Add(d, a, b); }
+  static HWY_INLINE V MapPacket(D d, V a, V b) {
+    return packet::Add(d, a, b);
+  }
 };
 /*! \brief a - b; signed integers wrap. */
 struct minus {
@@ -91,7 +93,9 @@ struct minus {
     }
   }
   template <class D, class V>
-  static HWY_INLINE V MapPacket(D d, V a, V b) { return packet::Sub(d, a, b); }
+  static HWY_INLINE V MapPacket(D d, V a, V b) {
+    return packet::Sub(d, a, b);
+  }
 };
 /*! \brief a * b; signed integers wrap. */
 struct mul {
@@ -104,14 +108,20 @@ struct mul {
     }
   }
   template <class D, class V, SHADE_PACKET_IF(packet::kHasMul<hn::TFromD<D>>)>
-  static HWY_INLINE V MapPacket(D d, V a, V b) { return packet::Mul(d, a, b); }
+  static HWY_INLINE V MapPacket(D d, V a, V b) {
+    return packet::Mul(d, a, b);
+  }
 };
 /*! \brief a / b for floating types (true_divide computes in a float type). */
 struct true_divide {
   template <typename T>
-  static SHADE_XINLINE T Map(T a, T b) { return op::div::Map(a, b); }
+  static SHADE_XINLINE T Map(T a, T b) {
+    return op::div::Map(a, b);
+  }
   template <class D, class V, SHADE_PACKET_IF(detail::kFloatLane<D>)>
-  static HWY_INLINE V MapPacket(D d, V a, V b) { return packet::Div(d, a, b); }
+  static HWY_INLINE V MapPacket(D d, V a, V b) {
+    return packet::Div(d, a, b);
+  }
 };
 
 namespace detail {
@@ -287,15 +297,17 @@ HWY_INLINE auto GeMask(V a, V b) {
 }
 }  // namespace detail
 
-#define SHADE_NUMPY_COMPARE_(NAME, EXPR, MASK)                                         \
-  /*! \brief 1 where the comparison holds, else 0, in the compute type. */             \
-  struct NAME {                                                                        \
-    template <typename T>                                                              \
-    static SHADE_XINLINE T Map(T a, T b) { return (EXPR) ? T(1) : T(0); }              \
-    template <class D, class V>                                                        \
-    static HWY_INLINE V MapPacket(D d, V a, V b) {                                     \
-      return hn::IfThenElseZero(MASK, hn::Set(d, hn::TFromD<D>(1)));                   \
-    }                                                                                  \
+#define SHADE_NUMPY_COMPARE_(NAME, EXPR, MASK)                             \
+  /*! \brief 1 where the comparison holds, else 0, in the compute type. */ \
+  struct NAME {                                                            \
+    template <typename T>                                                  \
+    static SHADE_XINLINE T Map(T a, T b) {                                 \
+      return (EXPR) ? T(1) : T(0);                                         \
+    }                                                                      \
+    template <class D, class V>                                            \
+    static HWY_INLINE V MapPacket(D d, V a, V b) {                         \
+      return hn::IfThenElseZero(MASK, hn::Set(d, hn::TFromD<D>(1)));       \
+    }                                                                      \
   };
 SHADE_NUMPY_COMPARE_(equal, a == b, hn::Eq(a, b))
 // Not Eq rather than hn::Ne: x86's Ne is the ordered compare (false for NaN); NaN != x holds.
@@ -309,43 +321,63 @@ SHADE_NUMPY_COMPARE_(greater_equal, a >= b, detail::GeMask(a, b))
 /*! \brief a and b (operands already converted to bool). */
 struct logical_and {
   template <typename T>
-  static SHADE_XINLINE T Map(T a, T b) { return T(a && b); }
+  static SHADE_XINLINE T Map(T a, T b) {
+    return T(a && b);
+  }
 };
 /*! \brief a or b. */
 struct logical_or {
   template <typename T>
-  static SHADE_XINLINE T Map(T a, T b) { return T(a || b); }
+  static SHADE_XINLINE T Map(T a, T b) {
+    return T(a || b);
+  }
 };
 /*! \brief a xor b. */
 struct logical_xor {
   template <typename T>
-  static SHADE_XINLINE T Map(T a, T b) { return T(bool(a) != bool(b)); }
+  static SHADE_XINLINE T Map(T a, T b) {
+    return T(bool(a) != bool(b));
+  }
 };
 /*! \brief not a. */
 struct logical_not {
   template <typename T>
-  static SHADE_XINLINE T Map(T a) { return T(!a); }
+  static SHADE_XINLINE T Map(T a) {
+    return T(!a);
+  }
 };
 /*! \brief a & b (integers and bool). */
 struct bitwise_and {
   template <typename T>
-  static SHADE_XINLINE T Map(T a, T b) { return static_cast<T>(a & b); }
+  static SHADE_XINLINE T Map(T a, T b) {
+    return static_cast<T>(a & b);
+  }
   template <class D, class V, SHADE_PACKET_IF(detail::kIntLane<D>)>
-  static HWY_INLINE V MapPacket(D, V a, V b) { return hn::And(a, b); }
+  static HWY_INLINE V MapPacket(D, V a, V b) {
+    return hn::And(a, b);
+  }
 };
 /*! \brief a | b. */
 struct bitwise_or {
   template <typename T>
-  static SHADE_XINLINE T Map(T a, T b) { return static_cast<T>(a | b); }
+  static SHADE_XINLINE T Map(T a, T b) {
+    return static_cast<T>(a | b);
+  }
   template <class D, class V, SHADE_PACKET_IF(detail::kIntLane<D>)>
-  static HWY_INLINE V MapPacket(D, V a, V b) { return hn::Or(a, b); }
+  static HWY_INLINE V MapPacket(D, V a, V b) {
+    return hn::Or(a, b);
+  }
 };
 /*! \brief a ^ b. */
 struct bitwise_xor {
   template <typename T>
-  static SHADE_XINLINE T Map(T a, T b) { return static_cast<T>(a ^ b); }
+  static SHADE_XINLINE T Map(T a, T b) {
+    return static_cast<T>(a ^ b);
+  }
   template <class D, class V, SHADE_PACKET_IF(detail::kIntLane<D>)>
-  static HWY_INLINE V MapPacket(D, V a, V b) { return hn::Xor(a, b); }
+  static HWY_INLINE V MapPacket(D, V a, V b) {
+    return hn::Xor(a, b);
+  }
 };
 /*! \brief ~a (not a for bool). */
 struct bitwise_not {
@@ -358,7 +390,9 @@ struct bitwise_not {
     }
   }
   template <class D, class V, SHADE_PACKET_IF(detail::kIntLane<D>)>
-  static HWY_INLINE V MapPacket(D, V a) { return hn::Not(a); }
+  static HWY_INLINE V MapPacket(D, V a) {
+    return hn::Not(a);
+  }
 };
 
 /*! \brief -a; signed integers wrap (-MIN == MIN), unsigned ones wrap modulo 2^n. */
@@ -372,7 +406,9 @@ struct negative {
     }
   }
   template <class D, class V, SHADE_PACKET_IF(packet::kIsSignedLane<hn::TFromD<D>>)>
-  static HWY_INLINE V MapPacket(D d, V a) { return packet::Neg(d, a); }
+  static HWY_INLINE V MapPacket(D d, V a) {
+    return packet::Neg(d, a);
+  }
 };
 /*! \brief |a|; |MIN| == MIN for signed integers (two's complement, as NumPy). */
 struct abs {
@@ -387,14 +423,18 @@ struct abs {
     }
   }
   template <class D, class V, SHADE_PACKET_IF(packet::kIsSignedLane<hn::TFromD<D>>)>
-  static HWY_INLINE V MapPacket(D d, V a) { return packet::Abs(d, a); }
+  static HWY_INLINE V MapPacket(D d, V a) {
+    return packet::Abs(d, a);
+  }
 };
 
-#define SHADE_NUMPY_MATH_(NAME, PACKETFN)                                              \
-  /*! \brief functor/op.h's op::NAME with packet.h's packet form. */                       \
-  struct NAME : op::NAME {                                                             \
-    template <class D, class V, SHADE_PACKET_IF(detail::kFloatLane<D>)>                \
-    static HWY_INLINE V MapPacket(D d, V a) { return packet::PACKETFN(d, a); }          \
+#define SHADE_NUMPY_MATH_(NAME, PACKETFN)                               \
+  /*! \brief functor/op.h's op::NAME with packet.h's packet form. */    \
+  struct NAME : op::NAME {                                              \
+    template <class D, class V, SHADE_PACKET_IF(detail::kFloatLane<D>)> \
+    static HWY_INLINE V MapPacket(D d, V a) {                           \
+      return packet::PACKETFN(d, a);                                    \
+    }                                                                   \
   };
 SHADE_NUMPY_MATH_(exp, Exp)
 SHADE_NUMPY_MATH_(log, Log)
@@ -409,35 +449,49 @@ SHADE_NUMPY_MATH_(sigmoid, Sigmoid)
 /*! \brief max(a, 0) (functor/op.h's relu: NaN gives 0). */
 struct relu : op::relu {
   template <class D, class V>
-  static HWY_INLINE V MapPacket(D d, V a) { return packet::Relu(d, a); }
+  static HWY_INLINE V MapPacket(D d, V a) {
+    return packet::Relu(d, a);
+  }
 };
 /*! \brief sin(a) (the C library's, in float for the 16-bit floats). */
 struct sin {
   /*! \brief The registry's cost (functor/op_registry.h). */
   static constexpr int kCost = OpCostOf(OpCode::kSin);
   template <typename T>
-  static SHADE_XINLINE T Map(T a) { return T(std::sin(static_cast<detail::MathT<T>>(a))); }
+  static SHADE_XINLINE T Map(T a) {
+    return T(std::sin(static_cast<detail::MathT<T>>(a)));
+  }
 };
 /*! \brief cos(a). */
 struct cos {
   /*! \brief The registry's cost (functor/op_registry.h). */
   static constexpr int kCost = OpCostOf(OpCode::kCos);
   template <typename T>
-  static SHADE_XINLINE T Map(T a) { return T(std::cos(static_cast<detail::MathT<T>>(a))); }
+  static SHADE_XINLINE T Map(T a) {
+    return T(std::cos(static_cast<detail::MathT<T>>(a)));
+  }
 };
 /*! \brief Largest integer <= a (floating types). */
 struct floor {
   template <typename T>
-  static SHADE_XINLINE T Map(T a) { return T(std::floor(static_cast<detail::MathT<T>>(a))); }
+  static SHADE_XINLINE T Map(T a) {
+    return T(std::floor(static_cast<detail::MathT<T>>(a)));
+  }
   template <class D, class V, SHADE_PACKET_IF(detail::kFloatLane<D>)>
-  static HWY_INLINE V MapPacket(D, V a) { return hn::Floor(a); }
+  static HWY_INLINE V MapPacket(D, V a) {
+    return hn::Floor(a);
+  }
 };
 /*! \brief Smallest integer >= a (floating types). */
 struct ceil {
   template <typename T>
-  static SHADE_XINLINE T Map(T a) { return T(std::ceil(static_cast<detail::MathT<T>>(a))); }
+  static SHADE_XINLINE T Map(T a) {
+    return T(std::ceil(static_cast<detail::MathT<T>>(a)));
+  }
   template <class D, class V, SHADE_PACKET_IF(detail::kFloatLane<D>)>
-  static HWY_INLINE V MapPacket(D, V a) { return hn::Ceil(a); }
+  static HWY_INLINE V MapPacket(D, V a) {
+    return hn::Ceil(a);
+  }
 };
 /*! \brief Nearest integer, halves to even (NumPy's round / rint); integers unchanged. */
 struct round {
@@ -450,7 +504,9 @@ struct round {
     }
   }
   template <class D, class V, SHADE_PACKET_IF(detail::kFloatLane<D>)>
-  static HWY_INLINE V MapPacket(D, V a) { return hn::Round(a); }
+  static HWY_INLINE V MapPacket(D, V a) {
+    return hn::Round(a);
+  }
 };
 /*! \brief -1, 0 or 1 by the sign of a; NaN stays NaN (NumPy), unlike functor/op.h's sign. */
 struct sign {
@@ -471,7 +527,9 @@ struct sign {
 /*! \brief min(max(a, lo), hi) with NaN propagation (np.clip). */
 struct clamp {
   template <typename T>
-  static SHADE_XINLINE T Map(T a, T lo, T hi) { return minimum::Map(maximum::Map(a, lo), hi); }
+  static SHADE_XINLINE T Map(T a, T lo, T hi) {
+    return minimum::Map(maximum::Map(a, lo), hi);
+  }
   template <class D, class V>
   static HWY_INLINE V MapPacket(D d, V a, V lo, V hi) {
     return minimum::MapPacket(d, maximum::MapPacket(d, a, lo), hi);

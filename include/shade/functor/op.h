@@ -9,8 +9,9 @@
  * constrained to the lane types it exists for, so that `packet::HasPacket<OP, T>` is false
  * elsewhere and every loop falls back to `Map`. These are THE functors of the library: the static
  * expressions, the contiguous kernels (backend/cpu/kernels.h) and the reductions
- * (backend/cpu/reduce.h, which take the `red::` reducers below) all use them. Transcendental functions compute in float for the 16-bit types and in
- * the type's own precision otherwise (double for integers), then convert back.
+ * (backend/cpu/reduce.h, which take the `red::` reducers below) all use them. Transcendental
+ * functions compute in float for the 16-bit types and in the type's own precision otherwise (double
+ * for integers), then convert back.
  */
 #ifndef SHADE_FUNCTOR_OP_H_
 #define SHADE_FUNCTOR_OP_H_
@@ -41,41 +42,41 @@ SHADE_XINLINE MathT<DType> M(DType a) {
 // The functors below share their shape; these macros write it once. SHADE_OP_PACKET1_/2_ add the
 // packet form forwarding to packet::`fn`, taking part in overload resolution only for lane types
 // T with `cond<T>` (packet/packet.h's protocol); the others add whole functors.
-#define SHADE_OP_PACKET1_(cond, fn)                                  \
+#define SHADE_OP_PACKET1_(cond, fn)                                 \
   /*! \brief Packet form. */                                        \
   template <class D, class V, SHADE_PACKET_IF(cond<hn::TFromD<D>>)> \
-  static HWY_INLINE V MapPacket(D d, V a) {                          \
-    return packet::fn(d, a);                                         \
+  static HWY_INLINE V MapPacket(D d, V a) {                         \
+    return packet::fn(d, a);                                        \
   }
-#define SHADE_OP_PACKET2_(cond, fn)                                  \
+#define SHADE_OP_PACKET2_(cond, fn)                                 \
   /*! \brief Packet form. */                                        \
   template <class D, class V, SHADE_PACKET_IF(cond<hn::TFromD<D>>)> \
-  static HWY_INLINE V MapPacket(D d, V a, V b) {                     \
-    return packet::fn(d, a, b);                                      \
+  static HWY_INLINE V MapPacket(D d, V a, V b) {                    \
+    return packet::fn(d, a, b);                                     \
   }
 #define SHADE_OP_COST_(code)                                                            \
   /*! \brief Packet work per element relative to an add (sets the threading grain): the \
-   *  registry's cost of OpCode::code (functor/op_registry.h). */                          \
+   *  registry's cost of OpCode::code (functor/op_registry.h). */                       \
   static constexpr int kCost = OpCostOf(OpCode::code);
 // A unary functor whose scalar form is the expression `scalar` of a.
-#define SHADE_OP_UNARY_(name, scalar, cond, fn)    \
-  struct name {                                    \
-    /*! \brief Scalar form. */                     \
-    template <typename DType>                      \
-    static SHADE_XINLINE DType Map(DType a) {      \
-      return DType(scalar);                        \
-    }                                              \
-    SHADE_OP_PACKET1_(cond, fn)                    \
+#define SHADE_OP_UNARY_(name, scalar, cond, fn) \
+  struct name {                                 \
+    /*! \brief Scalar form. */                  \
+    template <typename DType>                   \
+    static SHADE_XINLINE DType Map(DType a) {   \
+      return DType(scalar);                     \
+    }                                           \
+    SHADE_OP_PACKET1_(cond, fn)                 \
   }
 // A binary functor whose scalar form is the expression `scalar` of a and b.
-#define SHADE_OP_BINARY_(name, scalar, cond, fn)          \
-  struct name {                                           \
-    /*! \brief Scalar form. */                            \
-    template <typename DType>                             \
-    static SHADE_XINLINE DType Map(DType a, DType b) {    \
-      return DType(scalar);                               \
-    }                                                     \
-    SHADE_OP_PACKET2_(cond, fn)                           \
+#define SHADE_OP_BINARY_(name, scalar, cond, fn)       \
+  struct name {                                        \
+    /*! \brief Scalar form. */                         \
+    template <typename DType>                          \
+    static SHADE_XINLINE DType Map(DType a, DType b) { \
+      return DType(scalar);                            \
+    }                                                  \
+    SHADE_OP_PACKET2_(cond, fn)                        \
   }
 // A C library function `cfn` computed in MathT (float for the 16-bit types), packet::`fn` for
 // float and double lanes.
@@ -94,17 +95,22 @@ SHADE_XINLINE MathT<DType> M(DType a) {
 struct identity {
   /*! \brief Scalar form. */
   template <typename DType>
-  static SHADE_XINLINE DType Map(DType a) { return a; }
+  static SHADE_XINLINE DType Map(DType a) {
+    return a;
+  }
   /*! \brief Packet form. */
   template <class D, class V>
-  static HWY_INLINE V MapPacket(D d, V a) { (void)d; return a; }
+  static HWY_INLINE V MapPacket(D d, V a) {
+    (void)d;
+    return a;
+  }
 };
 /*! \brief a + b */
 SHADE_OP_BINARY_(plus, a + b, packet::kIsLane, Add);
 /*! \brief a - b */
 SHADE_OP_BINARY_(minus, a - b, packet::kIsLane, Sub);
 /*! \brief a * b */
-SHADE_OP_BINARY_(mul, a * b, packet::kHasMul, Mul);
+SHADE_OP_BINARY_(mul, a* b, packet::kHasMul, Mul);
 /*! \brief a / b (integer division truncates, as in C++) */
 SHADE_OP_BINARY_(div, a / b, packet::kIsFloat, Div);
 /*! \brief max(a, b); NaN in a is kept. */
@@ -115,10 +121,16 @@ SHADE_OP_BINARY_(minimum, b < a ? b : a, packet::kIsLane, Min);
 struct right {
   /*! \brief Scalar form. */
   template <typename DType>
-  static SHADE_XINLINE DType Map(DType /*a*/, DType b) { return b; }
+  static SHADE_XINLINE DType Map(DType /*a*/, DType b) {
+    return b;
+  }
   /*! \brief Packet form. */
   template <class D, class V>
-  static HWY_INLINE V MapPacket(D d, V a, V b) { (void)d; (void)a; return b; }
+  static HWY_INLINE V MapPacket(D d, V a, V b) {
+    (void)d;
+    (void)a;
+    return b;
+  }
 };
 /*! \brief a ** b */
 struct power {
@@ -131,7 +143,7 @@ struct power {
 /*! \brief -a */
 SHADE_OP_UNARY_(negation, -a, packet::kIsSignedLane, Neg);
 /*! \brief a * a */
-SHADE_OP_UNARY_(square, a * a, packet::kHasMul, Square);
+SHADE_OP_UNARY_(square, a* a, packet::kHasMul, Square);
 /*! \brief max(a, 0) */
 SHADE_OP_UNARY_(relu, DType(0) < a ? a : DType(0), packet::kIsLane, Relu);
 /*! \brief e ** a */
@@ -296,16 +308,24 @@ SHADE_XINLINE DType Highest() {
 struct sum {
   /*! \brief Folds src into dst. */
   template <typename DType>
-  static SHADE_XINLINE void Reduce(DType& dst, DType src) { dst = DType(dst + src); }  // NOLINT
+  static SHADE_XINLINE void Reduce(DType& dst, DType src) {
+    dst = DType(dst + src);
+  }  // NOLINT
   /*! \brief d(sum)/d(src) = 1. */
   template <typename DType>
-  static SHADE_XINLINE DType PartialGrad(DType /*redres*/, DType /*redsrc*/) { return DType(1); }
+  static SHADE_XINLINE DType PartialGrad(DType /*redres*/, DType /*redsrc*/) {
+    return DType(1);
+  }
   /*! \brief Identity element: 0. */
   template <typename DType>
-  static SHADE_XINLINE void SetInitValue(DType& initv) { initv = DType(0); }  // NOLINT
+  static SHADE_XINLINE void SetInitValue(DType& initv) {
+    initv = DType(0);
+  }  // NOLINT
   /*! \brief Packet fold, lanewise identical to Reduce (used by backend/cpu/reduce.h). */
   template <class D, class V>
-  static HWY_INLINE V ReducePacket(D d, V dst, V src) { return packet::Add(d, dst, src); }
+  static HWY_INLINE V ReducePacket(D d, V dst, V src) {
+    return packet::Add(d, dst, src);
+  }
 };
 namespace detail {
 /*! \brief The max (kMax) or min reduction: keeps the larger (smaller) value; NaN never wins. */

@@ -6,9 +6,10 @@
  *
  * Output size (mshadow's rule, spatial_pool.h): P = (H - k) / s + 1, i.e. windows start at
  * 0, s, 2s, ... while they fit inside the image. With an explicit pooled shape a last window
- * may run past the border; it is clipped to it, and red::avg divides by the clipped area. unpool gives each source
- * element the sum over the windows containing it of Reducer::PartialGrad(value, pooled) *
- * grad (for max pooling: every element equal to its window's maximum receives the gradient).
+ * may run past the border; it is clipped to it, and red::avg divides by the clipped area. unpool
+ * gives each source element the sum over the windows containing it of Reducer::PartialGrad(value,
+ * pooled) * grad (for max pooling: every element equal to its window's maximum receives the
+ * gradient).
  */
 #ifndef SHADE_EXPR_EXT_POOL_H_
 #define SHADE_EXPR_EXT_POOL_H_
