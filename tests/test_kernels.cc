@@ -11,21 +11,11 @@
 #include <vector>
 
 #include "guarded_array.h"
+#include "per_target_check.h"
 #include "shade/backend/cpu/kernels.h"
 
 namespace shade {
 namespace {
-
-#ifdef SHADE_EXPECT_TARGET
-// A per-target build (tests/CMakeLists.txt): it must really be compiled for the Highway target
-// it is named after, or its passing would prove nothing about that target.
-TEST(PerTarget, CompiledForTheNamedTarget) {
-  const std::string name = hwy::TargetName(HWY_STATIC_TARGET);
-  const std::string expected = SHADE_EXPECT_TARGET;
-  EXPECT_NE(("|" + expected + "|").find("|" + name + "|"), std::string::npos)
-      << "compiled for " << name << ", expected " << expected;
-}
-#endif
 
 namespace hn = packet::hn;
 
