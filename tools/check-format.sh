@@ -11,8 +11,14 @@ if ! command -v git-clang-format >/dev/null; then
 fi
 base="${1:-$(cat .ci/format-base)}"
 if ! git cat-file -e "$base^{commit}" 2>/dev/null; then
-  base="$(git rev-list --max-parents=0 HEAD | tail -1)"
-  echo "check-format: base commit not in this clone; checking every line since the first commit"
+  # A shallow clone without the base: check what the last commit changed, if it has a parent.
+  if git cat-file -e "HEAD~1^{commit}" 2>/dev/null; then
+    base="$(git rev-parse HEAD~1)"
+    echo "check-format: base commit not in this clone; checking the last commit's lines"
+  else
+    echo "check-format: base commit not in this clone and HEAD has no parent; nothing to compare"
+    exit 0
+  fi
 fi
 out="$(git clang-format --diff --extensions h,cc,cu,cuh "$base" HEAD -- include src tests bench \
   examples fuzz python 2>&1 || true)"
