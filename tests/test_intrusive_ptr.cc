@@ -55,7 +55,8 @@ TEST(IntrusivePtr, AssignmentReleasesTheOldTarget) {
   EXPECT_EQ(deaths, 1);
   EXPECT_EQ(a->value, 2);
   EXPECT_EQ(b.use_count(), 2);
-  a = a;  // self-assignment keeps the target alive
+  const auto& alias = a;  // through a reference: clang's -Wself-assign-overloaded rejects `a = a`
+  a = alias;              // self-assignment keeps the target alive
   EXPECT_EQ(b.use_count(), 2);
   a.reset();
   EXPECT_EQ(b.use_count(), 1);
