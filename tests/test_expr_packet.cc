@@ -121,7 +121,10 @@ const Layout kLayouts[] = {{0, 0}, {0, 1}, {3, 1}, {5, 0}, {1, 3}};
 /*! A ternary functor with a packet form: a * b + c (no fused multiply-add, to stay exact). */
 struct mul_add {
   template <typename T>
-  static T Map(T a, T b, T c) { return T(a * b + c); }
+  static T Map(T a, T b, T c) {
+    const T product = a * b;  // its own statement: clang would contract a * b + c into an FMA
+    return T(product + c);
+  }
   template <class D, class V>
   static V MapPacket(D, V a, V b, V c) { return shade::packet::hn::Add(shade::packet::hn::Mul(a, b), c); }
 };
