@@ -17,6 +17,7 @@
 #include "../examples/fashion_mnist/mlp.h"
 #include "../examples/fashion_mnist/options.h"
 #include "../examples/fashion_mnist/train.h"
+#include "error_test_util.h"
 
 namespace {
 
@@ -89,21 +90,8 @@ std::string ReadRaw(const std::string& path) {
   return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
 }
 
-// The message of the shade::Error `fn` throws ("" and a test failure when it throws none).
-template <typename Fn>
-std::string ErrorOf(Fn fn) {
-  try {
-    fn();
-  } catch (const shade::Error& e) {
-    return e.what();
-  }
-  ADD_FAILURE() << "no shade::Error thrown";
-  return "";
-}
-
-bool Contains(const std::string& s, const std::string& part) {
-  return s.find(part) != std::string::npos;
-}
+using shade_test::Contains;
+using shade_test::ErrorOf;
 
 // A well-formed split of `n` 28x28 images in `dir` with file prefix `prefix`.
 void WriteSplit(TempDir* dir, const std::string& prefix, std::uint32_t n) {

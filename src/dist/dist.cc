@@ -13,9 +13,12 @@
 #include <string>
 #include <utility>
 
+#include "shade/backend/cpu/kernels.h"
 #include "shade/base/checked.h"
 #include "shade/base/dtype.h"
 #include "shade/base/half.h"
+#include "shade/functor/numpy.h"
+#include "shade/functor/sv.h"
 
 namespace shade {
 namespace dist {
@@ -45,41 +48,20 @@ MPI_Datatype g_half_type = MPI_DATATYPE_NULL;
 MPI_Datatype g_bf16_type = MPI_DATATYPE_NULL;
 MPI_Op g_float16_ops[4] = {MPI_OP_NULL, MPI_OP_NULL, MPI_OP_NULL, MPI_OP_NULL};
 
-template <typename T, typename F>
-void Reduce16(const void* in, void* inout, int len, F f) {
-  const T* a = static_cast<const T*>(in);
-  T* b = static_cast<T*>(inout);
-  for (int i = 0; i < len; ++i) b[i] = T(f(static_cast<float>(a[i]), static_cast<float>(b[i])));
-}
-
-template <typename F>
-void Reduce16Any(const void* in, void* inout, const int* len, const MPI_Datatype* type, F f) {
+// inout = in OP inout over 16-bit floats through the kernel layer's loop and NumPy's functors
+// (computed in float, rounded once; maximum/minimum propagate NaN as NumPy does).
+template <typename OP>
+void Reduce16(void* in, void* inout, int* len, MPI_Datatype* type) {
+  const index_t n = *len;
   if (*type == g_bf16_type) {
-    Reduce16<bf16_t>(in, inout, *len, f);
+    auto* io = static_cast<bf16_t*>(inout);
+    kernel::MapRun<sv::saveto, OP>(n, io, static_cast<const bf16_t*>(in),
+                                   static_cast<const bf16_t*>(io));
   } else {
-    Reduce16<half_t>(in, inout, *len, f);
+    auto* io = static_cast<half_t*>(inout);
+    kernel::MapRun<sv::saveto, OP>(n, io, static_cast<const half_t*>(in),
+                                   static_cast<const half_t*>(io));
   }
-}
-
-// NaN propagates like NumPy's maximum / minimum.
-float Max16(float a, float b) {
-  return a != a ? a : (b != b ? b : std::max(a, b));
-}
-float Min16(float a, float b) {
-  return a != a ? a : (b != b ? b : std::min(a, b));
-}
-
-void SumFloat16(void* in, void* inout, int* len, MPI_Datatype* type) {
-  Reduce16Any(in, inout, len, type, [](float a, float b) { return a + b; });
-}
-void MaxFloat16(void* in, void* inout, int* len, MPI_Datatype* type) {
-  Reduce16Any(in, inout, len, type, Max16);
-}
-void MinFloat16(void* in, void* inout, int* len, MPI_Datatype* type) {
-  Reduce16Any(in, inout, len, type, Min16);
-}
-void ProdFloat16(void* in, void* inout, int* len, MPI_Datatype* type) {
-  Reduce16Any(in, inout, len, type, [](float a, float b) { return a * b; });
 }
 
 void CreateFloat16Types() {
@@ -87,7 +69,9 @@ void CreateFloat16Types() {
   CheckMpi(MPI_Type_commit(&g_half_type), "MPI_Type_commit", "Init");
   CheckMpi(MPI_Type_contiguous(2, MPI_BYTE, &g_bf16_type), "MPI_Type_contiguous", "Init");
   CheckMpi(MPI_Type_commit(&g_bf16_type), "MPI_Type_commit", "Init");
-  MPI_User_function* fns[4] = {SumFloat16, MaxFloat16, MinFloat16, ProdFloat16};
+  // In ReduceOp's order: kSum, kMax, kMin, kProd.
+  MPI_User_function* fns[4] = {Reduce16<op::numpy::plus>, Reduce16<op::numpy::maximum>,
+                               Reduce16<op::numpy::minimum>, Reduce16<op::numpy::mul>};
   for (int i = 0; i < 4; ++i) {
     CheckMpi(MPI_Op_create(fns[i], 1, &g_float16_ops[i]), "MPI_Op_create", "Init");
   }

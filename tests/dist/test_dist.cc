@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "../error_test_util.h"
 #include "shade/dist.h"
 
 namespace {
@@ -95,21 +96,8 @@ std::string Where(int flag, ReduceOp op) {
   return std::string(shade::TypeFlagName(flag)) + " " + shade::dist::ReduceOpName(op);
 }
 
-// The message of the shade::Error `fn` throws ("" and a failure when it throws none).
-template <typename Fn>
-std::string ErrorOf(Fn fn) {
-  try {
-    fn();
-  } catch (const shade::Error& e) {
-    return e.what();
-  }
-  ADD_FAILURE() << "no shade::Error thrown";
-  return "";
-}
-
-bool Contains(const std::string& s, const std::string& part) {
-  return s.find(part) != std::string::npos;
-}
+using shade_test::Contains;
+using shade_test::ErrorOf;
 
 TEST(Dist, RankSizeSplitBarrier) {
   const Communicator world = Communicator::World();

@@ -450,6 +450,20 @@ void TensorUnfold(Tensor<T>* self, const Tensor<T>* src, int dim, index_t size, 
           st.data());
 }
 
+/*! \brief TH's newSelect/newNarrow/newTranspose/newUnfold: a new tensor over src's storage that
+ *  `view(r)` then re-views; freed again if the view throws (a bad dim or range). */
+template <typename T, typename View>
+Tensor<T>* TensorNewView(Tensor<T>* src, View&& view) {
+  Tensor<T>* r = TensorNewWithTensor(src);
+  try {
+    view(r);
+  } catch (...) {
+    TensorFree(r);
+    throw;
+  }
+  return r;
+}
+
 /*! \brief THTensor_(squeeze): drops size-1 dimensions (one stays when all are size 1). */
 template <typename T>
 void TensorSqueeze(Tensor<T>* self, const Tensor<T>* src) {
@@ -941,46 +955,22 @@ void TensorCopy(Tensor<D>* dst, const Tensor<S>* src) {
   }                                                                                                \
   inline TH##R##Tensor* TH##R##Tensor_newSelect(TH##R##Tensor* t, int dim,                         \
                                                 long idx) { /* NOLINT */                           \
-    TH##R##Tensor* r = ::shade::th::TensorNewWithTensor(t);                                        \
-    try {                                                                                          \
-      ::shade::th::TensorSelect(r, t, dim, idx);                                                   \
-    } catch (...) {                                                                                \
-      ::shade::th::TensorFree(r);                                                                  \
-      throw;                                                                                       \
-    }                                                                                              \
-    return r;                                                                                      \
+    return ::shade::th::TensorNewView(                                                             \
+        t, [&](TH##R##Tensor* r) { ::shade::th::TensorSelect(r, t, dim, idx); });                  \
   }                                                                                                \
   inline TH##R##Tensor* TH##R##Tensor_newNarrow(TH##R##Tensor* t, int dim, long first,             \
                                                 long size) { /* NOLINT */                          \
-    TH##R##Tensor* r = ::shade::th::TensorNewWithTensor(t);                                        \
-    try {                                                                                          \
-      ::shade::th::TensorNarrow(r, t, dim, first, size);                                           \
-    } catch (...) {                                                                                \
-      ::shade::th::TensorFree(r);                                                                  \
-      throw;                                                                                       \
-    }                                                                                              \
-    return r;                                                                                      \
+    return ::shade::th::TensorNewView(                                                             \
+        t, [&](TH##R##Tensor* r) { ::shade::th::TensorNarrow(r, t, dim, first, size); });          \
   }                                                                                                \
   inline TH##R##Tensor* TH##R##Tensor_newTranspose(TH##R##Tensor* t, int d1, int d2) {             \
-    TH##R##Tensor* r = ::shade::th::TensorNewWithTensor(t);                                        \
-    try {                                                                                          \
-      ::shade::th::TensorTranspose(r, t, d1, d2);                                                  \
-    } catch (...) {                                                                                \
-      ::shade::th::TensorFree(r);                                                                  \
-      throw;                                                                                       \
-    }                                                                                              \
-    return r;                                                                                      \
+    return ::shade::th::TensorNewView(                                                             \
+        t, [&](TH##R##Tensor* r) { ::shade::th::TensorTranspose(r, t, d1, d2); });                 \
   }                                                                                                \
   inline TH##R##Tensor* TH##R##Tensor_newUnfold(TH##R##Tensor* t, int dim, long size,              \
                                                 long step) { /* NOLINT */                          \
-    TH##R##Tensor* r = ::shade::th::TensorNewWithTensor(t);                                        \
-    try {                                                                                          \
-      ::shade::th::TensorUnfold(r, t, dim, size, step);                                            \
-    } catch (...) {                                                                                \
-      ::shade::th::TensorFree(r);                                                                  \
-      throw;                                                                                       \
-    }                                                                                              \
-    return r;                                                                                      \
+    return ::shade::th::TensorNewView(                                                             \
+        t, [&](TH##R##Tensor* r) { ::shade::th::TensorUnfold(r, t, dim, size, step); });           \
   }                                                                                                \
   /* ---- THTensor: resizing and re-viewing */                                                     \
   inline void TH##R##Tensor_resizeNd(TH##R##Tensor* t, int nd, long* size,                         \

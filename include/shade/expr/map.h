@@ -115,11 +115,6 @@ inline void MapPacketPlan(const DstPlan& dst, index_t rows, index_t cols, const 
   });
 }
 
-/*! \brief Elements under which the packet loop of an expression of cost `cost` stays inline. */
-constexpr index_t PacketMapGrain(index_t cost) {
-  return GrainForCost(cost);
-}
-
 /*!
  * \brief For y < shape[0], x < shape[1]: `Saver::Save(dst.REval(y, x), src.Eval(y, x))`.
  *  `dst` is the destination's plan (a tensor plan walks rows with its pitch), `src` the
@@ -133,7 +128,7 @@ inline void MapPlan(DstPlan dst, const Shape<2>& shape, const SrcPlan& src) {
   const index_t cols = shape[1];
   if constexpr (kPacketPlan<E, DType> && detail::IsTensorPlan<DstPlan, DType>::value &&
                 kernel::detail::SaverHasPacket<Saver, DType>::value) {
-    MapPacketPlan<Saver, DType>(dst, rows, cols, src, PacketMapGrain(detail::ExpCost<E>::value));
+    MapPacketPlan<Saver, DType>(dst, rows, cols, src, GrainForCost(detail::ExpCost<E>::value));
   } else {
     for (index_t y = 0; y < rows; ++y) {
       for (index_t x = 0; x < cols; ++x) {

@@ -112,8 +112,8 @@ constexpr index_t kMapGrain = index_t(1) << 15;
 constexpr index_t kMathGrain = index_t(1) << 12;
 /*! \brief Grain of an elementwise loop whose work per element is `cost` adds (>= 1). */
 constexpr index_t GrainForCost(index_t cost) {
-  return kMapGrain / (cost > 1 ? cost : 1) > kMathGrain ? kMapGrain / (cost > 1 ? cost : 1)
-                                                        : kMathGrain;
+  const index_t grain = kMapGrain / (cost > 1 ? cost : 1);
+  return grain > kMathGrain ? grain : kMathGrain;
 }
 
 template <typename F>
