@@ -4,6 +4,8 @@
 #include <algorithm>
 #include <vector>
 
+#include "dim_order.h"
+
 namespace shade {
 
 void THContiguousSection(IndexSpan sizes, IndexSpan strides, index_t* dim, index_t* size,
@@ -51,30 +53,13 @@ ApplyPlan MakeApplyPlan(IndexSpan sizes, const IndexSpan* strides, const index_t
 
   // 1. Keep the dimensions that move (size > 1), outermost first; byte strides.
   std::vector<int> dims;
-  for (int d = 0; d < nd_in; ++d) {
-    if (sizes[d] != 1) dims.push_back(d);
-  }
-  // 2. Reorder: a dimension goes inside another when, for the first operand where their
-  //    strides differ (zero strides are ignored), its stride is smaller. Insertion sort keeps
-  //    the logical order among ties.
-  if (!opt.ordered) {
-    auto inner_than = [&](int a, int b) {  // true when a belongs inside b
-      for (int o = 0; o < nops; ++o) {
-        const index_t sa = strides[o][a], sb = strides[o][b];
-        if (sa == 0 || sb == 0 || sa == sb) continue;
-        return sa < sb;
-      }
-      return false;
-    };
-    for (std::size_t i = 1; i < dims.size(); ++i) {
-      // Move dims[i] outward past every dim that belongs inside it.
-      for (std::size_t j = i; j > 0 && inner_than(dims[j - 1], dims[j]); --j) {
-        std::swap(dims[j - 1], dims[j]);
-      }
+  if (opt.ordered) {
+    for (int d = 0; d < nd_in; ++d) {
+      if (sizes[d] != 1) dims.push_back(d);
     }
+  } else {
+    dims = MemoryOrderDims(sizes, strides, nops);
   }
-  // 3. Merge adjacent dims (TH's rule, for all operands): outer o absorbs inner i when
-  //    stride[o] == stride[i] * size[i] for every operand.
   std::vector<index_t> msz;
   std::vector<index_t> mst;  // [d * nops + o], elements for now
   for (int d : dims) {
