@@ -3,7 +3,8 @@
 # everything (library, tests, examples) and runs the whole test suite.
 # With SHADE_SANITIZE=address,undefined it builds into build-asan at -O1 (sanitizers slow the
 # compiler; -O1 keeps the build inside CI's budget while still inlining the templates).
-# With SHADE_COMPILER=clang it builds with Debian's clang (and its OpenMP) into build-clang.
+# With SHADE_COMPILER=clang it builds with Debian's clang (and its OpenMP) into build-clang, as a
+# portable build (SHADE_NATIVE=OFF: SIMD kernels chosen at run time).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export DEBIAN_FRONTEND=noninteractive
@@ -23,8 +24,11 @@ if [ -n "$sanitize" ]; then
   build_dir=build-asan
   opt_flags=(-DCMAKE_CXX_FLAGS_RELEASE="-O1 -DNDEBUG" -DSHADE_TEST_ALL_TARGETS=OFF)
 elif [ "${SHADE_COMPILER:-gcc}" = clang ]; then
+  # The clang build is also the portable one (no -march=native): its NDArray kernels are
+  # compiled per SIMD target and chosen at run time, and ctest runs the dynamic-op tests once
+  # per target (docs/kernel-layer.md).
   build_dir=build-clang
-  opt_flags=(-DSHADE_TEST_ALL_TARGETS=OFF)
+  opt_flags=(-DSHADE_TEST_ALL_TARGETS=OFF -DSHADE_NATIVE=OFF)
 else
   build_dir=build
   opt_flags=()

@@ -4,6 +4,7 @@
 #include <type_traits>
 
 #include "shade/backend/cpu/kernels.h"
+#include "simd_table.h"
 #include "shade/ndarray/apply.h"
 #include "shade/ndarray/ndarray.h"
 #include "shade/ndarray/ndarray_util.h"
@@ -51,9 +52,8 @@ struct CopySameKernel {
     if (t.col_stride[0] == kU && t.row_stride[1] == kU && t.row_stride[0] % kU == 0 &&
         t.col_stride[1] % kU == 0 && t.row_stride[0] > 0 && t.col_stride[1] > 0 &&
         aligned(t.data[0]) && aligned(t.data[1])) {
-      kernel::TransposeRun(index_t{0}, t.cols, t.rows, reinterpret_cast<const U*>(t.data[1]),
-                           t.col_stride[1] / kU, reinterpret_cast<U*>(t.data[0]),
-                           t.row_stride[0] / kU);
+      dyn::Simd().transpose(static_cast<int>(kU), index_t{0}, t.cols, t.rows, t.data[1],
+                            t.col_stride[1] / kU, t.data[0], t.row_stride[0] / kU);
       return;
     }
     Rows(t);
@@ -71,13 +71,13 @@ struct CopySameKernel {
   }
 };
 
-// Element type conversion.
+// Element type conversion; contiguous runs go to the SIMD target's conversion kernel.
 template <typename D, typename S>
-void CastRun(const StridedRun<2>& r) {
+void CastRun(const StridedRun<2>& r, dyn::CastKernel contiguous) {
   // One element conversion for both paths: kernel::ConvertScalar (to bool it is v != 0 in the
   // source type, so 1e-300 and denormals are true, as NumPy; never via float).
   if (r.contiguous) {
-    kernel::CastRun(r.n, reinterpret_cast<D*>(r.data[0]), reinterpret_cast<const S*>(r.data[1]));
+    contiguous(r.n, r.data[0], r.data[1]);
     return;
   }
   for (index_t i = 0; i < r.n; ++i) {
@@ -91,7 +91,7 @@ void CastRun(const StridedRun<2>& r) {
 template <typename T>
 void FillRun(const StridedRun<1>& r, T value) {
   if (r.contiguous) {  // contiguous
-    kernel::FillRun(r.n, reinterpret_cast<T*>(r.data[0]), value);
+    dyn::FillElements(static_cast<int>(sizeof(T)), r.n, r.data[0], &value);
     return;
   }
   for (index_t i = 0; i < r.n; ++i) std::memcpy(r.data[0] + i * r.stride[0], &value, sizeof(T));
@@ -158,11 +158,12 @@ void NDArray::copy_(const NDArray& src) const {
       }
     }
   }
+  const dyn::CastKernel contiguous = dyn::GetCastKernel(dmeta.flag(), smeta.flag());
   DispatchDType(dmeta.flag(), [&](auto dtag) {
     using D = typename decltype(dtag)::type;
     DispatchDType(smeta.flag(), [&](auto stag) {
       using S = typename decltype(stag)::type;
-      ApplyNDArrays<2>(ops, &CastRun<D, S>);
+      ApplyNDArrays<2>(ops, [contiguous](const StridedRun<2>& r) { CastRun<D, S>(r, contiguous); });
     });
   });
 }

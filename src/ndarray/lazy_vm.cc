@@ -13,6 +13,7 @@
 
 namespace shade {
 namespace dyn {
+namespace HWY_NAMESPACE {
 namespace {
 
 namespace hn = hwy::HWY_NAMESPACE;
@@ -292,24 +293,21 @@ R WithVm(int flag, int group, R otherwise, F&& f) {
 
 }  // namespace
 
-int VmMaxDepth(int group) {
-  return 8 / group;
-}
-
-VmStepFn VmStep(int flag, int group, OpCode op, VmForm form, int depth, bool store) {
+VmStepFn VmStepOf(int flag, int group, OpCode op, VmForm form, int depth, bool store) {
   return WithVm<VmStepFn>(flag, group, nullptr,
                           [&](auto vm) { return decltype(vm)::Lookup(op, form, depth, store); });
 }
 
-VmStepFn VmSplatStep(int flag, int group, int depth) {
+VmStepFn VmSplatStepOf(int flag, int group, int depth) {
   return WithVm<VmStepFn>(flag, group, nullptr,
                           [&](auto vm) { return decltype(vm)::SplatFor(depth); });
 }
 
-index_t VmRun(const VmProgram& p, char* const* data, const index_t* stride, index_t n) {
+index_t VmRunOf(const VmProgram& p, char* const* data, const index_t* stride, index_t n) {
   return WithVm<index_t>(p.flag, p.group, 0,
                          [&](auto vm) { return decltype(vm)::Run(p, data, stride, n); });
 }
 
+}  // namespace HWY_NAMESPACE
 }  // namespace dyn
 }  // namespace shade

@@ -1,7 +1,7 @@
 // Internal to the dynamic ops: the interface of the per-tile kernel table the fused evaluator
 // (lazy.cc) calls through function pointers. The kernels themselves are instantiated once per
-// (op, dtype) in the ops_kernels_*.cc files (see ops_kernels.h), so neither lazy.cc nor a user
-// translation unit that builds expressions compiles any of them.
+// (op, dtype) and SIMD target in the ops_kernels_*.cc files (see ops_kernels.h and simd_table.h),
+// so neither lazy.cc nor a user translation unit that builds expressions compiles any of them.
 #ifndef SHADE_SRC_NDARRAY_OPS_KERNEL_TABLE_H_
 #define SHADE_SRC_NDARRAY_OPS_KERNEL_TABLE_H_
 
@@ -41,24 +41,9 @@ constexpr KernelGroup KernelGroupOf(OpCategory category, int arity) {
       return arity == 1 ? KernelGroup::kUnary : KernelGroup::kArith;
   }
 }
-/*! The kernel of an op of group kGroup computing in `flag`, or null (ops_kernels.h). */
-template <KernelGroup kGroup>
-OpKernel GetGroupKernel(OpCode op, int flag);
-extern template OpKernel GetGroupKernel<KernelGroup::kArith>(OpCode op, int flag);
-extern template OpKernel GetGroupKernel<KernelGroup::kLogic>(OpCode op, int flag);
-extern template OpKernel GetGroupKernel<KernelGroup::kUnary>(OpCode op, int flag);
-/*! The kernel of op computing in `flag`, or null where `flag` is outside the op's domain. */
-inline OpKernel GetKernel(OpCode op, int flag) {
-  const OpTraits& t = OpTraitsOf(op);
-  switch (KernelGroupOf(t.category, t.arity)) {
-    case KernelGroup::kLogic:
-      return GetGroupKernel<KernelGroup::kLogic>(op, flag);
-    case KernelGroup::kUnary:
-      return GetGroupKernel<KernelGroup::kUnary>(op, flag);
-    default:
-      return GetGroupKernel<KernelGroup::kArith>(op, flag);
-  }
-}
+/*! The kernel of op computing in `flag`, or null where `flag` is outside the op's domain
+ *  (the chosen SIMD target's, simd_dispatch.cc). */
+OpKernel GetKernel(OpCode op, int flag);
 /*! Conversion `from` -> `to` (null when they are equal). */
 CastKernel GetCastKernel(int to, int from);
 /*! dst[0..n) = n copies of the element of `size` bytes (1, 2, 4 or 8) at value. */

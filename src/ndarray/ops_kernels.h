@@ -1,6 +1,7 @@
 // Internal to the dynamic ops: the kernel templates behind the table of ops_kernel_table.h,
 // over backend/cpu/kernels.h (contiguous SIMD map and cast) and the op::numpy functors.
-// Only the ops_kernels_*.cc files include it, to keep the SIMD instantiations in few objects.
+// Only the per-target sources include it (everything here is in the target's namespace, see
+// simd_table.h), to keep the SIMD instantiations in few objects.
 #ifndef SHADE_SRC_NDARRAY_OPS_KERNELS_H_
 #define SHADE_SRC_NDARRAY_OPS_KERNELS_H_
 
@@ -8,6 +9,7 @@
 #include <type_traits>
 
 #include "ops_kernel_table.h"
+#include "simd_table.h"
 #include "shade/backend/cpu/kernels.h"
 #include "shade/base/dtype.h"
 #include "shade/base/half.h"
@@ -17,6 +19,7 @@
 
 namespace shade {
 namespace dyn {
+namespace HWY_NAMESPACE {
 
 template <class OP, class T>
 void UnaryKernel(index_t n, void* out, const View* in) {
@@ -110,6 +113,7 @@ OpKernel GetGroupKernel(OpCode op, int flag) {
   });
 }
 
+}  // namespace HWY_NAMESPACE
 }  // namespace dyn
 }  // namespace shade
 

@@ -3,8 +3,10 @@
 
 namespace shade {
 namespace dyn {
+namespace HWY_NAMESPACE {
 
 template OpKernel GetGroupKernel<KernelGroup::kLogic>(OpCode op, int flag);
 
+}  // namespace HWY_NAMESPACE
 }  // namespace dyn
 }  // namespace shade

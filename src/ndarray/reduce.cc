@@ -16,7 +16,8 @@
 #include <type_traits>
 #include <vector>
 
-#include "shade/backend/cpu/reduce.h"
+#include "dim_order.h"
+#include "simd_table.h"
 #include "shade/ndarray/device.h"
 #include "shade/ndarray/ndarray.h"
 #include "shade/ndarray/ops.h"
@@ -26,64 +27,7 @@
 namespace shade {
 namespace {
 
-namespace kern = ::shade::kernel;
-namespace hn = ::shade::packet::hn;
-
-// ------------------------------------------------------------------ reducers (reduce.h protocol)
-template <class T>
-SHADE_XINLINE bool IsNanValue(T v) {
-  if constexpr (std::is_floating_point<T>::value) {
-    return std::isnan(v);
-  } else {
-    (void)v;
-    return false;
-  }
-}
-
-// max with NumPy's NaN propagation: once a NaN is folded in it stays (Lt is false for NaN).
-struct NanMaximum {
-  template <class T>
-  SHADE_XINLINE static void SetInitValue(T& v) { kern::red::maximum::SetInitValue(v); }
-  template <class T>
-  SHADE_XINLINE static void Reduce(T& dst, T src) {
-    if (dst < src || IsNanValue(src)) dst = src;
-  }
-  template <class D, class V>
-  HWY_INLINE static V ReducePacket(D, V dst, V src) {
-    if constexpr (packet::kIsFloat<hn::TFromD<D>>) {
-      return hn::IfThenElse(hn::Or(hn::Lt(dst, src), hn::IsNaN(src)), src, dst);
-    } else {
-      return hn::IfThenElse(hn::Lt(dst, src), src, dst);
-    }
-  }
-};
-struct NanMinimum {
-  template <class T>
-  SHADE_XINLINE static void SetInitValue(T& v) { kern::red::minimum::SetInitValue(v); }
-  template <class T>
-  SHADE_XINLINE static void Reduce(T& dst, T src) {
-    if (src < dst || IsNanValue(src)) dst = src;
-  }
-  template <class D, class V>
-  HWY_INLINE static V ReducePacket(D, V dst, V src) {
-    if constexpr (packet::kIsFloat<hn::TFromD<D>>) {
-      return hn::IfThenElse(hn::Or(hn::Lt(src, dst), hn::IsNaN(src)), src, dst);
-    } else {
-      return hn::IfThenElse(hn::Lt(src, dst), src, dst);
-    }
-  }
-};
-// Product from 1 (integers reach it as unsigned: wrapping, no undefined behaviour).
-struct Product {
-  template <class T>
-  SHADE_XINLINE static void SetInitValue(T& v) { v = T(1); }
-  template <class T>
-  SHADE_XINLINE static void Reduce(T& dst, T src) { dst = static_cast<T>(dst * src); }
-  template <class D, class V, SHADE_PACKET_IF(packet::kHasMul<hn::TFromD<D>>)>
-  HWY_INLINE static V ReducePacket(D, V dst, V src) { return hn::Mul(dst, src); }
-};
-
-enum class RedOp { kSum, kProd, kMax, kMin };
+using dyn::RedOp;
 
 const char* RedName(RedOp op) {
   switch (op) {
@@ -94,57 +38,6 @@ const char* RedName(RedOp op) {
   }
 }
 
-// The type the kernels run in for element type T: bool as uint8 (same bytes), and for sums and
-// products signed integers as their unsigned twin (same bits, wrapping arithmetic).
-template <class T, bool kWrap>
-struct KernelTypeOf {
-  using type = T;
-};
-template <bool kWrap>
-struct KernelTypeOf<bool, kWrap> {
-  using type = std::uint8_t;
-};
-template <>
-struct KernelTypeOf<std::int8_t, true> {
-  using type = std::uint8_t;
-};
-template <>
-struct KernelTypeOf<std::int16_t, true> {
-  using type = std::uint16_t;
-};
-template <>
-struct KernelTypeOf<std::int32_t, true> {
-  using type = std::uint32_t;
-};
-template <>
-struct KernelTypeOf<std::int64_t, true> {
-  using type = std::uint64_t;
-};
-template <class T, bool kWrap>
-using KernelType = typename KernelTypeOf<T, kWrap>::type;
-
-template <class Red, class K>
-void RunAxis(index_t outer, index_t len, index_t inner, const void* src, void* dst) {
-  kern::ReduceAxis<Red>(outer, len, inner, static_cast<const K*>(src), static_cast<K*>(dst));
-}
-
-// One [outer, len, inner] pass in element type `flag`.
-void AxisPass(RedOp op, int flag, index_t outer, index_t len, index_t inner, const void* src, void* dst) {
-  DispatchDType(flag, [&](auto tag) {
-    using T = typename decltype(tag)::type;
-    if constexpr (kIsFloat16<T>) {
-      SHADE_THROW << "reduce: internal error, " << DataType<T>::kName << " reaches the kernels";
-    } else {
-      switch (op) {
-        case RedOp::kSum: RunAxis<kern::red::sum, KernelType<T, true>>(outer, len, inner, src, dst); break;
-        case RedOp::kProd: RunAxis<Product, KernelType<T, true>>(outer, len, inner, src, dst); break;
-        case RedOp::kMax: RunAxis<NanMaximum, KernelType<T, false>>(outer, len, inner, src, dst); break;
-        case RedOp::kMin: RunAxis<NanMinimum, KernelType<T, false>>(outer, len, inner, src, dst); break;
-      }
-    }
-  });
-}
-
 // An input viewed in memory order: `x` is dense (its elements fill [data, data + numel)) along
 // `order` (its non-size-1 dimensions, outermost first).
 struct DenseView {
@@ -153,12 +46,8 @@ struct DenseView {
 };
 
 DenseView MemoryOrder(const NDArray& a) {
-  std::vector<int> dims;
-  for (int d = 0; d < a.ndim(); ++d) {
-    if (a.size(d) != 1) dims.push_back(d);
-  }
-  std::vector<int> order = dims;
-  std::stable_sort(order.begin(), order.end(), [&](int p, int q) { return a.stride(p) > a.stride(q); });
+  const IndexSpan strides = a.strides();
+  const std::vector<int> order = MemoryOrderDims(a.sizes(), &strides, 1);  // the apply engine's
   index_t expected = 1;
   bool dense = true;
   for (auto it = order.rbegin(); it != order.rend(); ++it) {
@@ -169,7 +58,11 @@ DenseView MemoryOrder(const NDArray& a) {
     expected *= a.size(*it);
   }
   if (dense) return {a, order};
-  return {a.contiguous(), dims};  // row-major: dense in logical order
+  std::vector<int> dims;  // row-major after a copy: dense in logical order
+  for (int d = 0; d < a.ndim(); ++d) {
+    if (a.size(d) != 1) dims.push_back(d);
+  }
+  return {a.contiguous(), dims};
 }
 
 index_t ReducedLength(const NDArray& a, const std::vector<bool>& mask) {
@@ -258,7 +151,7 @@ NDArray ReduceDense(const NDArray& a, const std::vector<bool>& mask, RedOp op) {
     for (int i = 0; i < g; ++i) outer *= gsize[i];
     for (std::size_t i = g + 1; i < gsize.size(); ++i) inner *= gsize[i];
     NDArray next = NDArray::Empty({outer * inner}, flag);
-    AxisPass(op, flag, outer, gsize[g], inner, src, next.data_ptr());
+    dyn::Simd().reduce_axis(op, flag, outer, gsize[g], inner, src, next.data_ptr());
     holder = next;
     src = holder.data_ptr();
     gsize.erase(gsize.begin() + g);
@@ -359,15 +252,8 @@ NDArray ArgFull(const NDArray& a) {
                                << ShapeString(a);
   const NDArray x = astype(a, ComputeType(a.type_flag())).contiguous();
   NDArray out = NDArray::Empty({}, kInt64);
-  DispatchDType(x.type_flag(), [&](auto tag) {
-    using T = typename decltype(tag)::type;
-    if constexpr (!kIsFloat16<T>) {
-      using K = KernelType<T, false>;
-      const K* p = static_cast<const K*>(x.data_ptr());
-      *static_cast<std::int64_t*>(out.data_ptr()) =
-          kMax ? kern::ArgMax<K>(x.numel(), p) : kern::ArgMin<K>(x.numel(), p);
-    }
-  });
+  *static_cast<std::int64_t*>(out.data_ptr()) =
+      dyn::Simd().arg_reduce(kMax, x.type_flag(), x.numel(), x.data_ptr());
   return out;
 }
 
@@ -405,13 +291,7 @@ NDArray ArgAxis(const NDArray& a, index_t axis, bool keepdims) {
   for (int d : kept_phys) phys_shape.push_back(a.size(d));
   NDArray phys = NDArray::Empty(phys_shape, kInt64);
   std::int64_t* dst = static_cast<std::int64_t*>(phys.data_ptr());
-  DispatchDType(v.x.type_flag(), [&](auto tag) {
-    using T = typename decltype(tag)::type;
-    if constexpr (!kIsFloat16<T>) {
-      using K = KernelType<T, false>;
-      kern::ArgReduceAxis<kMax>(outer, len, inner, static_cast<const K*>(v.x.data_ptr()), dst);
-    }
-  });
+  dyn::Simd().arg_reduce_axis(kMax, v.x.type_flag(), outer, len, inner, v.x.data_ptr(), dst);
   NDArray r = ToLogical(phys, kept_phys, shape);
   return keepdims ? r.view(KeptShape(a, mask, true)) : r;
 }

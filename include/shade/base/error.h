@@ -19,39 +19,41 @@ namespace shade {
 class Error : public std::runtime_error {
  public:
   explicit Error(const std::string& what) : std::runtime_error(what) {}
+  // Out of line (src/base/error.cc) on purpose: the destructor is the key function, so the
+  // vtable, typeinfo and destructor exist once, in the library, instead of as weak copies in
+  // every object that throws (the per-target kernel objects among them, see packet.h).
+  ~Error() override;
 };
 
 namespace detail {
 
+// The message machinery below keeps its non-trivial parts out of line (src/base/error.cc) and
+// the rest always inlined, for the same reason: no weak copy compiled for a SIMD target.
+
 /*! \brief Collects a failure message; ErrorThrower turns it into an exception. */
 class ErrorMessage {
  public:
-  ErrorMessage(const char* file, int line, const char* prefix) {
-    os_ << file << ':' << line << ": " << prefix;
-  }
+  ErrorMessage(const char* file, int line, const char* prefix);
+  ~ErrorMessage();
+  ErrorMessage(const ErrorMessage&) = delete;
+  ErrorMessage& operator=(const ErrorMessage&) = delete;
+  /*! \brief Appends a value as `std::ostream <<` prints it. */
   template <typename T>
-  ErrorMessage& operator<<(const T& value) {
+  __attribute__((always_inline)) inline ErrorMessage& operator<<(const T& value) {
     os_ << value;
     return *this;
   }
-  std::string str() const { return os_.str(); }
+  /*! \brief The message so far. */
+  std::string str() const;
 
  private:
   std::ostringstream os_;
 };
 
-/*! \brief `ErrorThrower() & msg` throws; `&` binds looser than `<<`, so msg is complete. */
+/*! \brief `ErrorThrower() & message` throws Error(message) (the & binds after every <<). */
 struct ErrorThrower {
-  [[noreturn]] void operator&(const ErrorMessage& msg) const { throw Error(msg.str()); }
+  [[noreturn]] void operator&(const ErrorMessage& msg) const;
 };
-
-/*! \brief Builds "Check failed: a == b (3 vs. 4) " for the binary CHECK macros. */
-template <typename A, typename B>
-std::string CheckOpMessage(const char* expr, const A& a, const B& b) {
-  std::ostringstream os;
-  os << "Check failed: " << expr << " (" << a << " vs. " << b << ") ";
-  return os.str();
-}
 
 }  // namespace detail
 }  // namespace shade
@@ -68,14 +70,13 @@ std::string CheckOpMessage(const char* expr, const A& a, const B& b) {
     ::shade::detail::ErrorThrower() &     \
         ::shade::detail::ErrorMessage(__FILE__, __LINE__, "Check failed: " #cond " ")
 
-#define SHADE_CHECK_OP_(a, b, op)                                                         \
-  if (__builtin_expect(!!((a)op(b)), 1)) {                                                \
-  } else                                                                                  \
-    ::shade::detail::ErrorThrower() &                                                     \
-        ::shade::detail::ErrorMessage(__FILE__, __LINE__, "")                             \
-            << ::shade::detail::CheckOpMessage(#a " " #op " " #b, (a), (b))
+#define SHADE_CHECK_OP_(a, b, op)                                                            \
+  if (__builtin_expect(!!((a)op(b)), 1)) {                                                   \
+  } else                                                                                     \
+    ::shade::detail::ErrorThrower() & ::shade::detail::ErrorMessage(__FILE__, __LINE__, "") \
+                                          << "Check failed: " #a " " #op " " #b " ("        \
+                                          << (a) << " vs. " << (b) << ") "
 
-/*! \brief Binary checks that print both values: `SHADE_CHECK_EQ(x, y) << "context"`. */
 #define SHADE_CHECK_EQ(a, b) SHADE_CHECK_OP_(a, b, ==)
 #define SHADE_CHECK_NE(a, b) SHADE_CHECK_OP_(a, b, !=)
 #define SHADE_CHECK_LT(a, b) SHADE_CHECK_OP_(a, b, <)

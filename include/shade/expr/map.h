@@ -41,6 +41,7 @@
 namespace shade {
 namespace expr {
 
+
 namespace detail {
 /*! \brief True when the destination plan is a plain tensor's (rows unit-stride, RowPtr). */
 template <typename DstPlan, typename DType>

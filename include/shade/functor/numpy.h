@@ -32,6 +32,8 @@ namespace numpy {
 
 namespace hn = packet::hn;
 
+SHADE_TARGET_NAMESPACE_BEGIN
+
 namespace detail {
 template <typename T>
 constexpr bool kSignedInt = (std::is_integral<T>::value && std::is_signed<T>::value);
@@ -66,6 +68,9 @@ SHADE_XINLINE bool IsNaN(T v) {
   }
 }
 }  // namespace detail
+/*! \brief NaN test for every element type (the 16-bit floats through float; false for integers):
+ *  the one NaN test of NumPy's functors and of NDArray's NaN-propagating reductions. */
+using detail::IsNaN;
 
 /*! \brief a + b; signed integers wrap as in NumPy. */
 struct plus {
@@ -544,6 +549,7 @@ struct where {
   }
 };
 
+SHADE_TARGET_NAMESPACE_END
 }  // namespace numpy
 }  // namespace op
 }  // namespace shade

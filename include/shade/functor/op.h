@@ -28,6 +28,7 @@
 namespace shade {
 namespace op {
 namespace hn = packet::hn;
+SHADE_TARGET_NAMESPACE_BEGIN
 namespace detail {
 /*! \brief Type a math function is evaluated in: float for half_t/bf16_t, the type itself else. */
 template <typename DType>
@@ -279,10 +280,12 @@ struct copysign {
 #undef SHADE_OP_COST_
 #undef SHADE_OP_PACKET2_
 #undef SHADE_OP_PACKET1_
+SHADE_TARGET_NAMESPACE_END
 }  // namespace op
 
 namespace red {
 namespace hn = packet::hn;
+SHADE_TARGET_NAMESPACE_BEGIN
 namespace detail {
 /*! \brief Most negative value of DType (-inf for floating types). */
 template <typename DType>
@@ -362,6 +365,7 @@ struct Extremum {
 struct maximum : detail::Extremum<true> {};
 /*! \brief Minimum reduction, starting from the highest value. */
 struct minimum : detail::Extremum<false> {};
+SHADE_TARGET_NAMESPACE_END
 }  // namespace red
 }  // namespace shade
 

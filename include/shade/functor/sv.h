@@ -19,6 +19,8 @@ namespace shade {
 namespace sv {
 namespace hn = packet::hn;
 
+SHADE_TARGET_NAMESPACE_BEGIN
+
 namespace detail {
 /*!
  * \brief A saver made from its element functor: dst = OP::Map(dst, src), the packet form
@@ -75,6 +77,7 @@ struct multo : detail::OpSaver<op::mul, true> {};
 /*! \brief dst /= src */
 struct divto : detail::OpSaver<op::div, true> {};
 
+SHADE_TARGET_NAMESPACE_END
 }  // namespace sv
 }  // namespace shade
 

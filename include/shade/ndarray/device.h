@@ -29,6 +29,15 @@ inline void CheckDevices(const char* op, std::initializer_list<const NDArray*> a
   CheckDevices(op, arrays.begin(), static_cast<int>(arrays.size()));
 }
 
+/*!
+ * \brief The SIMD target NDArray's compiled CPU kernels run on this machine, in Highway's
+ *  names ("AVX3", "AVX2", "SSE4", "EMU128", ...). A native build (SHADE_NATIVE=ON) has the one
+ *  target it was compiled for; a portable build picks the best of SSE4, AVX2 and AVX-512 that the
+ *  CPU supports the first time a kernel runs. The environment variable SHADE_SIMD_TARGET
+ *  (sse4, avx2, avx3, baseline) caps the choice, for testing each target on one machine.
+ */
+const char* SimdTargetName();
+
 }  // namespace shade
 
 #endif  // SHADE_NDARRAY_DEVICE_H_

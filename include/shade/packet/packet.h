@@ -1,18 +1,19 @@
 /*!
  * \file packet.h
- * \brief SIMD packets on Google Highway, statically dispatched to the compile target.
+ * \brief SIMD packets on Google Highway for the compile target of the including file.
  *
  * A packet is one native Highway vector (`Vec<T>`, `Lanes<T>()` elements) described by a tag
  * `Tag<T>` (hn::ScalableTag). Everything here is header-only and inlines into the templates that
  * use it (expression plans, NDArray's engine, the contiguous kernels in backend/cpu/kernels.h).
  *
- * Why static dispatch (HWY_STATIC_TARGET) and not Highway's dynamic dispatch: the functors are
- * user templates instantiated inside expression templates, so their packet code must inline into
- * the caller's loop; dynamic dispatch needs each kernel compiled once per target in a
- * foreach_target translation unit and reached through a function pointer, which cannot be done
- * for a fused expression that only exists in the user's TU. The target is whatever the TU is
- * compiled for: -march=native when SHADE_NATIVE=ON (AVX-512 here), SSE2/SSSE3 baseline otherwise,
- * AVX2 with -march=x86-64-v3. docs/kernel-layer.md records the measurements.
+ * Two ways to a target. The header-only static path (expression plans, user functors) is
+ * compiled for whatever target its translation unit is built for: the functors are user
+ * templates inside expression templates, so their packet code must inline into the caller's loop
+ * and cannot sit behind a function pointer. The kernels compiled into the library for the dynamic
+ * front end (src/ndarray: op tiles, casts, the register program, reductions, transposes) are
+ * built once per x86 target in a portable build (SHADE_NATIVE=OFF: SSE4, AVX2, AVX-512 and the
+ * baseline) and chosen at run time from the CPU (src/ndarray/simd_dispatch.cc); a native build
+ * compiles them once for -march=native. docs/kernel-layer.md records the measurements.
  *
  * ## Packet protocol of an elementwise functor
  * An `op::` functor is a struct with a scalar form
@@ -46,6 +47,22 @@
     "link shade::shade from a SHADE_NATIVE build or pass -march=... to vectorise it")
 #endif
 
+/*!
+ * \brief Opens (and SHADE_TARGET_NAMESPACE_END closes) the namespace of the compile target.
+ *
+ * Code whose machine code depends on the SIMD target (packets, functors, savers, reducers, the
+ * map, cast, transpose and reduction loops of backend/cpu) lives in an inline namespace named after Highway's
+ * static target (N_AVX2, N_AVX3_DL, N_EMU128, ...). Source spells `shade::kernel::MapRun` as
+ * before, but two translation units compiled for different targets (the library's per-target
+ * kernel objects, or a user's files built with different -m flags) instantiate different
+ * symbols, so the linker can never keep one target's copy of a template for the other's callers
+ * (an ODR violation that would run AVX-512 code on a CPU without it). tools/check-target-symbols.py
+ * checks the per-target objects for symbols outside their target's namespace.
+ */
+#define SHADE_TARGET_NAMESPACE_BEGIN inline namespace HWY_NAMESPACE {
+/*! \brief Closes SHADE_TARGET_NAMESPACE_BEGIN. */
+#define SHADE_TARGET_NAMESPACE_END }
+
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
@@ -57,6 +74,8 @@ namespace shade {
 namespace packet {
 
 namespace hn = hwy::HWY_NAMESPACE;
+
+SHADE_TARGET_NAMESPACE_BEGIN
 
 /*! \brief True for the element types Highway vectorises (all fixed-width ints, float, double). */
 template <typename T>
@@ -556,6 +575,7 @@ struct HasPacket
     : std::integral_constant<bool, kHasPacketArity<OP, T, 1> || kHasPacketArity<OP, T, 2> ||
                                        kHasPacketArity<OP, T, 3>> {};
 
+SHADE_TARGET_NAMESPACE_END
 }  // namespace packet
 }  // namespace shade
 

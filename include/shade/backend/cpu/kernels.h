@@ -38,6 +38,8 @@ namespace kernel {
 
 namespace hn = packet::hn;
 
+SHADE_TARGET_NAMESPACE_BEGIN
+
 // The grains live with ParallelFor (backend/cpu/parallel.h); the kernels' names for them.
 using shade::kMapGrain;
 using shade::kMathGrain;
@@ -497,6 +499,7 @@ void Transpose(index_t rows, index_t cols, const T* src, index_t lds, T* dst, in
   });
 }
 
+SHADE_TARGET_NAMESPACE_END
 }  // namespace kernel
 }  // namespace shade
 

@@ -12,7 +12,6 @@
 #include <algorithm>
 #include <atomic>
 #include <exception>
-#include <mutex>
 
 #ifdef _OPENMP
 #include <omp.h>
@@ -22,34 +21,14 @@
 #include "shade/base/index.h"
 
 namespace shade {
-namespace detail {
-inline std::atomic<int>& NumThreadsSetting() {
-#ifdef _OPENMP
-  static std::atomic<int> n{omp_get_max_threads()};  // honours OMP_NUM_THREADS
-#else
-  static std::atomic<int> n{1};
-#endif
-  return n;
-}
-}  // namespace detail
-
 /*! \brief Threads shade's kernels use (initially OMP_NUM_THREADS or the core count). */
-inline int GetNumThreads() { return detail::NumThreadsSetting().load(std::memory_order_relaxed); }
+int GetNumThreads();
 
 /*! \brief Sets the threads shade's kernels use; n >= 1. */
-inline void SetNumThreads(int n) {
-  SHADE_CHECK_GE(n, 1) << "SetNumThreads: need at least one thread";
-  detail::NumThreadsSetting().store(n, std::memory_order_relaxed);
-}
+void SetNumThreads(int n);
 
 /*! \brief True inside a ParallelFor worker (nested calls then run inline). */
-inline bool InParallelRegion() {
-#ifdef _OPENMP
-  return omp_in_parallel() != 0;
-#else
-  return false;
-#endif
-}
+bool InParallelRegion();
 
 /*!
  * \brief True when ParallelFor runs n > 0 items with this grain as one chunk on the calling
@@ -74,7 +53,6 @@ void ParallelForThreads(index_t begin, index_t end, index_t grain, F& fn) {
   }
 #ifdef _OPENMP
   std::exception_ptr error;
-  std::mutex error_mutex;
 #pragma omp parallel num_threads(threads)
   {
     const index_t t = omp_get_thread_num();
@@ -84,7 +62,9 @@ void ParallelForThreads(index_t begin, index_t end, index_t grain, F& fn) {
     try {
       if (chunk_begin < chunk_end) fn(chunk_begin, chunk_end);
     } catch (...) {
-      std::lock_guard<std::mutex> lock(error_mutex);
+      // An OpenMP critical section rather than a std::mutex: nothing inline from <mutex> is
+      // instantiated in the kernel objects built per SIMD target (see packet.h).
+#pragma omp critical(shade_parallel_for_error)
       if (!error) error = std::current_exception();
     }
   }

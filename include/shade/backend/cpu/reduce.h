@@ -50,6 +50,8 @@
 namespace shade {
 namespace kernel {
 
+SHADE_TARGET_NAMESPACE_BEGIN
+
 /*! \brief Elements per leaf block of a full reduction (fixed: it defines the summation order). */
 constexpr index_t kReduceBlock = 2048;
 /*! \brief How far ahead (bytes) the full reduction's block loop prefetches. */
@@ -173,10 +175,19 @@ auto ReduceTreeAcc(index_t lo, index_t hi, index_t n, const T* x) {
 // over [lo, hi) split at lo + (hi - lo) / 2, left to right, as the end of each node's range:
 // the pieces a threaded reduction computes independently. Serves the block tree of full
 // reductions (leaf 1) and the row tree of axis-0 tiles (leaf kReduceRowLeaf).
+// At most 2^kMaxFrontierDepth pieces (more than any thread count needs; the combined result
+// does not depend on the depth). A fixed array: nothing from std::vector is instantiated here.
+constexpr int kMaxFrontierDepth = 10;
+struct Frontier {
+  index_t end[(1 << kMaxFrontierDepth) + 1] = {0};  // end[0] = 0, then each piece's end
+  index_t count = 1;
+  index_t size() const { return count; }
+  index_t operator[](index_t i) const { return end[i]; }
+};
 inline void TreeFrontier(index_t lo, index_t hi, int depth, int cut, index_t leaf,
-                         std::vector<index_t>& bounds) {
+                         Frontier& bounds) {
   if (depth == cut || hi - lo <= leaf) {
-    bounds.push_back(hi);
+    bounds.end[bounds.count++] = hi;
     return;
   }
   const index_t mid = lo + (hi - lo) / 2;
@@ -251,8 +262,8 @@ T ReduceAll(index_t n, const T* x) {
   const int threads = GetNumThreads();
   if (blocks < 2 * grain || threads == 1 || InParallelRegion()) return ReduceAllRun<Red>(n, x);
   int cut = 0;
-  while ((1 << cut) < threads) ++cut;
-  std::vector<index_t> bounds{0};
+  while (cut < detail::kMaxFrontierDepth && (1 << cut) < threads) ++cut;
+  detail::Frontier bounds;
   detail::TreeFrontier(0, blocks, 0, cut, 1, bounds);
   const index_t pieces = static_cast<index_t>(bounds.size()) - 1;
   const index_t lanes = ReduceLanes<Red, T>();
@@ -364,7 +375,7 @@ void ReduceColumns(index_t outer, index_t len, index_t inner, const T* x, index_
   if (threads > 1 && !InParallelRegion() && len > 2 * kReduceRowLeaf && len * tw >= 4 * kMapGrain) {
     while (cut < 8 && (units << cut) < threads) ++cut;
   }
-  std::vector<index_t> bounds{0};
+  Frontier bounds;
   if (len > 0) TreeFrontier(0, len, 0, cut, kReduceRowLeaf, bounds);
   const index_t pieces = std::max<index_t>(1, static_cast<index_t>(bounds.size()) - 1);
   const index_t depth = TreeDepth(std::max<index_t>(len, 1));
@@ -562,6 +573,7 @@ void ArgReduceAxis(index_t outer, index_t len, index_t inner, const T* x, I* out
   });
 }
 
+SHADE_TARGET_NAMESPACE_END
 }  // namespace kernel
 }  // namespace shade
 
