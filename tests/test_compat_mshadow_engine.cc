@@ -385,7 +385,8 @@ TEST(CompatMshadowEngine, ComplexExtension) {
   const index_t rows = 3, pairs = 4;
   mshadow::TensorContainer<cpu, 2, double> a(mshadow::Shape2(rows, 2 * pairs)), b(a.shape_),
       r(mshadow::Shape2(rows, pairs));
-  const auto va = RandomVector<double>(rows * 2 * pairs, 21), vb = RandomVector<double>(rows * 2 * pairs, 22),
+  const auto va = RandomVector<double>(rows * 2 * pairs, 21),
+             vb = RandomVector<double>(rows * 2 * pairs, 22),
              vr = RandomVector<double>(rows * pairs, 23);
   for (index_t i = 0; i < rows; ++i) {
     for (index_t j = 0; j < 2 * pairs; ++j) {
@@ -421,7 +422,8 @@ TEST(CompatMshadowEngine, ComplexExtension) {
   out = conj(a);
   expect_complex("conj", [&](index_t i, index_t k) { return std::conj(ca(i, k)); });
   out = complex_exchange(a);
-  expect_complex("exchange", [&](index_t i, index_t k) { return C(ca(i, k).imag(), ca(i, k).real()); });
+  expect_complex("exchange",
+                 [&](index_t i, index_t k) { return C(ca(i, k).imag(), ca(i, k).real()); });
   out = complex_pad_imag(r);
   expect_complex("pad_imag", [&](index_t i, index_t k) { return C(r[i][k], 0); });
   half = complex_toreal(a);
@@ -432,7 +434,8 @@ TEST(CompatMshadowEngine, ComplexExtension) {
     for (index_t k = 0; k < pairs; ++k) EXPECT_NEAR(half[i][k], std::norm(ca(i, k)), 1e-12);
   half = complex_sum_real_imag(a) * 2.0;  // nests in expressions
   for (index_t i = 0; i < rows; ++i)
-    for (index_t k = 0; k < pairs; ++k) EXPECT_NEAR(half[i][k], 2 * (ca(i, k).real() + ca(i, k).imag()), 1e-12);
+    for (index_t k = 0; k < pairs; ++k)
+      EXPECT_NEAR(half[i][k], 2 * (ca(i, k).real() + ca(i, k).imag()), 1e-12);
   // mshadow's shape rules.
   mshadow::TensorContainer<cpu, 2, double> odd(mshadow::Shape2(rows, 3));
   EXPECT_THROW(out = complex_mul_cc(a, odd), mshadow::Error);
@@ -442,7 +445,8 @@ TEST(CompatMshadowEngine, ComplexExtension) {
     out = complex_mul_rc(a, a);
     ADD_FAILURE();
   } catch (const mshadow::Error& e) {
-    EXPECT_NE(std::string(e.what()).find("(RC): Shapes of operands do not match."), std::string::npos);
+    EXPECT_NE(std::string(e.what()).find("(RC): Shapes of operands do not match."),
+              std::string::npos);
   }
   // A real source for pad_imag must have an even last extent too (mshadow's check).
   EXPECT_THROW(complex_pad_imag(odd), mshadow::Error);

@@ -36,8 +36,8 @@
 #include "shade/tensor/tensor_cpu.h"
 // Extensions and Random (mshadow::expr::broadcast, pool, ..., mshadow::Softmax, mshadow::Random):
 // the using-directives below bring their names in.
-#include "shade/expr/ext/extension.h"
 #include "shade/backend/cpu/blas.h"
+#include "shade/expr/ext/extension.h"
 // mshadow's tensor.h includes io.h: SaveBinary / LoadBinary on any stream.
 #include "shade/io/binary.h"
 #include "shade/memory/alloc.h"
