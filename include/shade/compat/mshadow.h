@@ -21,6 +21,7 @@
 #include <iostream>
 #include <vector>
 
+#include "shade/backend/cpu/blas.h"
 #include "shade/base/device.h"
 #include "shade/base/dtype.h"
 #include "shade/base/half.h"
@@ -36,7 +37,6 @@
 #include "shade/tensor/tensor_cpu.h"
 // Extensions and Random (mshadow::expr::broadcast, pool, ..., mshadow::Softmax, mshadow::Random):
 // the using-directives below bring their names in.
-#include "shade/backend/cpu/blas.h"
 #include "shade/expr/ext/extension.h"
 // mshadow's tensor.h includes io.h: SaveBinary / LoadBinary on any stream.
 #include "shade/io/binary.h"
