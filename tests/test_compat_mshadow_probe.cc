@@ -112,6 +112,12 @@ TEST(CompatMshadowProbe, HalfBitsMembersAndMacros) {
   EXPECT_EQ(b.bf16_, 0x3f80);
   b.bf16_ = 0x4040;
   EXPECT_EQ(static_cast<float>(b), 3.0f);
+  // MXNet's bfloat.h macros (its copy of mshadow; dmlc/mshadow has no bfloat.h).
+  const mshadow::bfloat::bf16_t bmin = MSHADOW_BF16_MIN const mshadow::bfloat::bf16_t bmax =
+      MSHADOW_BF16_MAX EXPECT_EQ(static_cast<float>(bmax), 3.38953139e38f);
+  EXPECT_EQ(static_cast<float>(bmin), -3.38953139e38f);
+  EXPECT_EQ(bmin.bf16_ & MSHADOW_BF16_SIGN_BIT, 0x8000);
+  EXPECT_EQ(bmax.bf16_ & MSHADOW_BF16_EXPONENT_BITS, 0x7f00);
   // Every half bit pattern: the member reads the bits Binary stored and converts exactly.
   for (unsigned bits = 0; bits < 0x10000u; ++bits) {
     const mshadow::half::half_t v = mshadow::half::half_t::Binary(static_cast<std::uint16_t>(bits));

@@ -88,6 +88,15 @@
 /*! \brief Largest finite half_t, 65504 (bits 0x7BFF). Ends in a semicolon, as mshadow's does. */
 #define MSHADOW_HALF_MAX ::mshadow::half::half_t::Binary(0x7BFF);
 
+/*! \brief Lowest finite bf16_t (bits 0xFF7F; MXNet's bfloat.h). Ends in a semicolon, as there. */
+#define MSHADOW_BF16_MIN ::mshadow::bfloat::bf16_t::Binary(0xFF7F);
+/*! \brief Largest finite bf16_t (bits 0x7F7F). Ends in a semicolon, as in MXNet's bfloat.h. */
+#define MSHADOW_BF16_MAX ::mshadow::bfloat::bf16_t::Binary(0x7F7F);
+/*! \brief Sign bit of bf16_t::bf16_. */
+#define MSHADOW_BF16_SIGN_BIT 0x8000
+/*! \brief Exponent bits of bf16_t::bf16_. */
+#define MSHADOW_BF16_EXPONENT_BITS 0x7f80
+
 namespace mshadow {
 /*! \brief mshadow's 16-bit float namespace. */
 namespace half {
