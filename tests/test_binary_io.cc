@@ -34,10 +34,15 @@ void FillTensor(const Tensor<cpu, dim, DType>& t, int seed) {
   }
 }
 
-// The oracle: mshadow's layout written by hand (shape, then the unpadded rows).
+// The oracle: mshadow's layout written by hand (the shape as int32 extents, mshadow's default
+// index_t, then the unpadded rows).
 template <int dim, typename DType>
 std::string MshadowBytes(const Tensor<cpu, dim, DType>& t) {
-  std::string out(reinterpret_cast<const char*>(t.shape_.shape_), sizeof(index_t) * dim);
+  std::string out;
+  for (int i = 0; i < dim; ++i) {
+    const std::int32_t extent = static_cast<std::int32_t>(t.shape_[i]);
+    out.append(reinterpret_cast<const char*>(&extent), sizeof(extent));
+  }
   const Tensor<cpu, 2, DType> t2 = t.FlatTo2D();
   for (index_t i = 0; i < t2.size(0); ++i) {
     for (index_t j = 0; j < t2.size(1); ++j) {
@@ -140,9 +145,9 @@ TEST(BinaryTensor, Rejections) {
     EXPECT_THROW(shade::LoadBinary(v2, &box), shade::Error);
   }
   {  // negative, overflowing and beyond-the-stream shapes
-    for (auto dims : {std::vector<index_t>{-1, 4}, std::vector<index_t>{INT64_MAX / 2, 4},
-                      std::vector<index_t>{1000000, 1000000}}) {
-      std::string bad(reinterpret_cast<const char*>(dims.data()), 16);
+    for (auto dims : {std::vector<std::int32_t>{-1, 4}, std::vector<std::int32_t>{4, INT32_MIN},
+                      std::vector<std::int32_t>{1000000, 1000000}}) {
+      std::string bad(reinterpret_cast<const char*>(dims.data()), 8);
       io::MemoryViewStream v(bad.data(), bad.size());
       Tensor<cpu, 2, float> t;
       EXPECT_THROW(shade::LoadBinary(v, &t, false), shade::Error);

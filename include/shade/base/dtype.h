@@ -36,15 +36,17 @@ enum TypeFlag : int {
   kNumTypeFlags = 13
 };
 
-/*! \brief Compile-time facts about an element type: its flag and name. */
+/*! \brief Compile-time facts about an element type: its flag, name and lanes (1; mshadow's
+ *  kLanes, which is 2 only for its half2_t). */
 template <typename T>
 struct DataType;
 
-#define SHADE_DEFINE_DATATYPE_(T, FLAG, NAME)      \
-  template <>                                      \
-  struct DataType<T> {                             \
-    static constexpr int kFlag = FLAG;             \
-    static constexpr const char* kName = NAME;     \
+#define SHADE_DEFINE_DATATYPE_(T, FLAG, NAME)  \
+  template <>                                  \
+  struct DataType<T> {                         \
+    static constexpr int kFlag = FLAG;         \
+    static constexpr const char* kName = NAME; \
+    static constexpr int kLanes = 1;           \
   };
 SHADE_DEFINE_DATATYPE_(float, kFloat32, "float32")
 SHADE_DEFINE_DATATYPE_(double, kFloat64, "float64")

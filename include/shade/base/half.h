@@ -147,8 +147,17 @@ struct Bf16Codec {
  */
 template <typename Derived, typename Codec>
 struct Float16Base {
-  /*! \brief Raw bits. */
-  std::uint16_t bits_ = 0;
+  // One 16-bit word under three names: shade's `bits_`, and the public members that ported
+  // code reads, mshadow's `half_t::half_` and MXNet's `bf16_t::bf16_`. All three have the same
+  // type, so reading any of them gives the stored bits (GCC and Clang define this union use).
+  union {
+    /*! \brief Raw bits. */
+    std::uint16_t bits_ = 0;
+    /*! \brief The raw bits under mshadow's name (`half::half_t::half_`). */
+    std::uint16_t half_;
+    /*! \brief The raw bits under MXNet's name (`bfloat::bf16_t::bf16_`). */
+    std::uint16_t bf16_;
+  };
   Float16Base() = default;
   /*! \brief Rounds `v` to the nearest representable value (ties to even), once: doubles and
    *  wide integers go through a round-to-odd float, never a second rounding. */
@@ -160,6 +169,8 @@ struct Float16Base {
     h.bits_ = b;
     return h;
   }
+  /*! \brief Builds a value from raw bits (mshadow's name for FromBits). */
+  static SHADE_XINLINE Derived Binary(std::uint16_t b) { return FromBits(b); }
   /*! \brief Exact widening to float. */
   SHADE_XINLINE float ToFloat() const { return Codec::Decode(bits_); }
   SHADE_XINLINE operator float() const { return ToFloat(); }
@@ -168,6 +179,8 @@ struct Float16Base {
   SHADE_XINLINE Derived& operator*=(float v) { return Self() = Derived(float(*this) * v); }
   SHADE_XINLINE Derived& operator/=(float v) { return Self() = Derived(float(*this) / v); }
   SHADE_XINLINE Derived operator-() const { return Derived(-float(*this)); }
+  /*! \brief The value itself (mshadow's unary plus). */
+  SHADE_XINLINE Derived operator+() const { return static_cast<const Derived&>(*this); }
   friend SHADE_XINLINE Derived operator+(Derived a, Derived b) {
     return Derived(float(a) + float(b));
   }

@@ -329,6 +329,43 @@ struct sum {
   static HWY_INLINE V ReducePacket(D d, V dst, V src) {
     return packet::Add(d, dst, src);
   }
+  /*! \brief Compensated (Kahan) fold with a running residual (mshadow's three-argument form). */
+  template <typename DType>
+  static SHADE_XINLINE void Reduce(DType& dst, DType src, DType& residual) {  // NOLINT
+    const DType y = DType(src - residual);
+    const DType t = DType(dst + y);
+    residual = DType(DType(t - dst) - y);
+    dst = t;
+  }
+  /*! \brief Combines two partial sums (mshadow's Merge). */
+  template <typename DType>
+  static SHADE_XINLINE void Merge(DType& dst_val, DType& src_val) {  // NOLINT
+    Reduce(dst_val, src_val);
+  }
+  /*! \brief Combines two compensated partial sums, residuals included (mshadow's formula). */
+  template <typename DType>
+  static SHADE_XINLINE void Merge(DType& dst_val, DType& dst_residual, DType& src_val,  // NOLINT
+                                  DType& src_residual) {                                // NOLINT
+    const DType t1 = DType(dst_val + src_val);
+    const DType e = DType(t1 - dst_val);
+    const DType t2 =
+        DType(DType(DType(src_val - e) + DType(dst_val - DType(t1 - e))) + dst_residual) +
+        src_residual;
+    dst_val = DType(t1 + t2);
+    dst_residual = DType(t2 - DType(dst_val - t1));
+  }
+  /*! \brief Nothing to finish for a sum. */
+  template <typename DType>
+  static SHADE_XINLINE void Finalize(DType& /*dst*/) {}  // NOLINT
+  /*! \brief Nothing to finish for a compensated sum. */
+  template <typename DType>
+  static SHADE_XINLINE void Finalize(DType& /*dst*/, DType& /*residual*/) {}  // NOLINT
+  /*! \brief Identity element and a zero residual. */
+  template <typename DType>
+  static SHADE_XINLINE void SetInitValue(DType& initv, DType& residual) {  // NOLINT
+    initv = DType(0);
+    residual = DType(0);
+  }
 };
 namespace detail {
 /*! \brief The max (kMax) or min reduction: keeps the larger (smaller) value; NaN never wins. */
@@ -358,6 +395,34 @@ struct Extremum {
     } else {
       return hn::IfThenElse(hn::Lt(src, dst), src, dst);
     }
+  }
+  /*! \brief Three-argument form: the third (residual) argument is unused. */
+  template <typename DType>
+  static SHADE_XINLINE void Reduce(DType& dst, DType src, DType& /*none*/) {  // NOLINT
+    Reduce(dst, src);
+  }
+  /*! \brief Combines two partial results (mshadow's Merge). */
+  template <typename DType>
+  static SHADE_XINLINE void Merge(DType& dst_val, DType& src_val) {  // NOLINT
+    Reduce(dst_val, src_val);
+  }
+  /*! \brief Four-argument Merge: the residuals are unused. */
+  template <typename DType>
+  static SHADE_XINLINE void Merge(DType& dst_val, DType& /*dst_residual*/,
+                                  DType& src_val,             // NOLINT
+                                  DType& /*src_residual*/) {  // NOLINT
+    Reduce(dst_val, src_val);
+  }
+  /*! \brief Nothing to finish. */
+  template <typename DType>
+  static SHADE_XINLINE void Finalize(DType& /*dst*/) {}  // NOLINT
+  /*! \brief Nothing to finish. */
+  template <typename DType>
+  static SHADE_XINLINE void Finalize(DType& /*dst*/, DType& /*residual*/) {}  // NOLINT
+  /*! \brief Identity element; the residual is unused. */
+  template <typename DType>
+  static SHADE_XINLINE void SetInitValue(DType& initv, DType& /*none*/) {  // NOLINT
+    SetInitValue(initv);
   }
 };
 }  // namespace detail

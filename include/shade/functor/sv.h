@@ -57,6 +57,10 @@ struct saveto : detail::OpSaver<op::right, false> {
   static constexpr int kAlphaSign = 1;
   /*! \brief Weight of the old destination in a BLAS call (beta). */
   static constexpr int kBeta = 0;
+  /*! \brief mshadow's BLAS alpha for this saver. */
+  static default_real_t AlphaBLAS() { return 1.0f; }
+  /*! \brief mshadow's BLAS beta for this saver. */
+  static default_real_t BetaBLAS() { return 0.0f; }
 };
 /*! \brief dst += src */
 struct plusto : detail::OpSaver<op::plus, true> {
@@ -64,6 +68,10 @@ struct plusto : detail::OpSaver<op::plus, true> {
   static constexpr int kAlphaSign = 1;
   /*! \brief Weight of the old destination in a BLAS call (beta). */
   static constexpr int kBeta = 1;
+  /*! \brief mshadow's BLAS alpha for this saver. */
+  static default_real_t AlphaBLAS() { return 1.0f; }
+  /*! \brief mshadow's BLAS beta for this saver. */
+  static default_real_t BetaBLAS() { return 1.0f; }
 };
 /*! \brief dst -= src */
 struct minusto : detail::OpSaver<op::minus, true> {
@@ -71,6 +79,10 @@ struct minusto : detail::OpSaver<op::minus, true> {
   static constexpr int kAlphaSign = -1;
   /*! \brief Weight of the old destination in a BLAS call (beta). */
   static constexpr int kBeta = 1;
+  /*! \brief mshadow's BLAS alpha for this saver. */
+  static default_real_t AlphaBLAS() { return -1.0f; }
+  /*! \brief mshadow's BLAS beta for this saver. */
+  static default_real_t BetaBLAS() { return 1.0f; }
 };
 /*! \brief dst *= src */
 struct multo : detail::OpSaver<op::mul, true> {};

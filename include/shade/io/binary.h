@@ -1,8 +1,10 @@
 /*!
  * \file binary.h
  * \brief `SaveBinary` / `LoadBinary` for `Tensor<cpu, dim, DType>` and `TensorContainer` in
- *  mshadow's format: the shape (`dim` index_t values, host byte order), then the rows of the
- *  tensor flattened to 2-D, each `shape[dim-1]` elements, without the row padding.
+ *  mshadow's format, byte for byte: the shape as `dim` 32-bit signed extents (mshadow's default
+ *  `index_t` is int32_t; shade's index_t is wider, so an extent above INT32_MAX cannot be saved),
+ *  host byte order, then the rows of the tensor flattened to 2-D, each `shape[dim-1]` elements,
+ *  without the row padding.
  *
  * Templated on the stream type: any class with `size_t Read(void*, size_t)` and
  * `void Write(const void*, size_t)` works (shade::io::Stream and its subclasses included).
@@ -15,6 +17,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <limits>
 #include <type_traits>
 #include <utility>
 
@@ -41,11 +44,29 @@ void BinaryReadExact(TStream& fi, void* ptr, std::size_t size, const char* what)
   SHADE_CHECK_EQ(got, size) << "LoadBinary: stream truncated while reading " << what;
 }
 
+/*! \brief One stored extent: mshadow's default index_t. */
+using BinaryExtent = std::int32_t;
+
+/*! \brief Writes the shape as mshadow does (`dim` int32 extents); throws if one does not fit. */
+template <int dim, typename TStream>
+void SaveBinaryShape(TStream& fo, const Shape<dim>& shape) {
+  BinaryExtent stored[dim > 0 ? dim : 1] = {};
+  for (int i = 0; i < dim; ++i) {
+    SHADE_CHECK_LE(shape[i], static_cast<index_t>(std::numeric_limits<BinaryExtent>::max()))
+        << "SaveBinary: extent " << i << " of shape " << shape
+        << " does not fit mshadow's 32-bit index_t";
+    stored[i] = static_cast<BinaryExtent>(shape[i]);
+  }
+  fo.Write(stored, sizeof(BinaryExtent) * dim);
+}
+
 /*! \brief Reads and validates a Shape<dim>; checks the stream holds its data when it can tell. */
 template <int dim, typename DType, typename TStream>
 Shape<dim> LoadBinaryShape(TStream& fi) {
+  BinaryExtent stored[dim > 0 ? dim : 1] = {};
+  BinaryReadExact(fi, stored, sizeof(BinaryExtent) * dim, "the shape");
   Shape<dim> shape;
-  BinaryReadExact(fi, shape.shape_, sizeof(index_t) * dim, "the shape");
+  for (int i = 0; i < dim; ++i) shape[i] = static_cast<index_t>(stored[i]);
   const index_t total = CheckedProduct(shape.shape_, dim, "LoadBinary: stored shape");
   const index_t bytes = CheckedMul(total, static_cast<index_t>(sizeof(DType)), "LoadBinary: data size");
   if constexpr (HasBytesLeft<TStream>::value) {
@@ -72,7 +93,7 @@ void LoadBinaryRows(TStream& fi, const Tensor<cpu, dim, DType>& dst) {
 /*! \brief Writes the shape then the rows (padding skipped) of a host tensor. */
 template <int dim, typename DType, typename TStream>
 inline void SaveBinary(TStream& fo, const Tensor<cpu, dim, DType>& src) {
-  fo.Write(src.shape_.shape_, sizeof(index_t) * dim);
+  detail::SaveBinaryShape(fo, src.shape_);
   const Tensor<cpu, 2, DType> s2 = src.FlatTo2D();
   const std::size_t row = sizeof(DType) * static_cast<std::size_t>(s2.size(1));
   if (row == 0) return;

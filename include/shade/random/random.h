@@ -125,6 +125,54 @@ class Random<cpu, DType> {
   }
 
   /*!
+   * \brief Negative binomial(k, p) counts: failures before the k-th success (mshadow's
+   *  SampleNegativeBinomial). Needs k > 0 and 0 < p <= 1.
+   */
+  template <int dim, typename PType1, typename PType2>
+  void SampleNegativeBinomial(Tensor<cpu, dim, DType>* dst, PType1 k, PType2 p) {
+    const double kd = static_cast<double>(k), pd = static_cast<double>(p);
+    SHADE_CHECK(kd > 0 && kd <= 1e9 && pd > 0 && pd <= 1)
+        << "SampleNegativeBinomial: need 0 < k <= 1e9 and 0 < p <= 1, got k=" << kd << " p=" << pd;
+    const long long kk = static_cast<long long>(k);
+    SHADE_CHECK(kk > 0) << "SampleNegativeBinomial: k=" << kd << " truncates to 0";
+    Fill(*dst, [kk, pd](std::mt19937_64& g) {
+      std::negative_binomial_distribution<long long> d(kk, pd);
+      return static_cast<DType>(d(g));
+    });
+  }
+  /*!
+   * \brief Generalized negative binomial counts with mean mu and over-dispersion alpha: a
+   *  Poisson whose rate is gamma(1/alpha, alpha*mu); alpha = 0 gives Poisson(mu), as in mshadow.
+   */
+  template <int dim, typename PType>
+  void SampleGeneralizedNegativeBinomial(Tensor<cpu, dim, DType>* dst, PType mu, PType alpha) {
+    const double m = static_cast<double>(mu), a = static_cast<double>(alpha);
+    SHADE_CHECK(std::isfinite(m) && m >= 0 && m <= 1e15 && std::isfinite(a) && a >= 0)
+        << "SampleGeneralizedNegativeBinomial: need 0 <= mu <= 1e15 and alpha >= 0, got mu=" << m
+        << " alpha=" << a;
+    Fill(*dst, [m, a](std::mt19937_64& g) {
+      double rate = m;
+      if (a != 0 && m != 0) rate = std::gamma_distribution<double>(1.0 / a, a * m)(g);
+      if (!(rate > 0)) return DType(0);
+      std::poisson_distribution<long long> d(std::min(rate, 1e15));
+      return static_cast<DType>(d(g));
+    });
+  }
+  /*! \brief The seed given to the constructor or Seed, as unsigned (mshadow's GetSeed). */
+  unsigned GetSeed() const { return static_cast<unsigned>(seed_); }
+  /*!
+   * \brief Fills dst in row-major order with `sampler()` (a callable with no arguments, called
+   *  once per element on this thread, as in mshadow's SampleDistribution).
+   */
+  template <int dim, class Sampler>
+  void SampleDistribution(Tensor<cpu, dim, DType>* dst, Sampler sampler) {
+    const Tensor<cpu, 2, DType> mat = dst->FlatTo2D();
+    for (index_t i = 0; i < mat.size(0); ++i) {
+      for (index_t j = 0; j < mat.size(1); ++j) mat[i][j] = static_cast<DType>(sampler());
+    }
+  }
+
+  /*!
    * \brief An expression of `shape` holding fresh normal(0, 1) values (mshadow's
    *  `rnd.gaussian(shape)`); valid until the next uniform/gaussian call of this generator.
    */

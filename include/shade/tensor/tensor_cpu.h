@@ -128,6 +128,14 @@ inline void Copy(Tensor<cpu, dim, DType> dst, const Tensor<cpu, dim, DType>& src
  *  Copying copies the elements; it is assignable from expressions like a Tensor.
  */
 template <typename Device, int dimension, typename DType = default_real_t>
+class TensorContainer;
+// Defined in shade/io/binary.h (include it to call TensorContainer::SaveBinary / LoadBinary).
+template <int dim, typename DType, typename TStream>
+inline void SaveBinary(TStream& fo, const Tensor<cpu, dim, DType>& src);
+template <int dim, typename DType, typename TStream>
+inline void LoadBinary(TStream& fi, TensorContainer<cpu, dim, DType>* dst);
+
+template <typename Device, int dimension, typename DType>
 class TensorContainer : public Tensor<Device, dimension, DType> {
  public:
   static_assert(std::is_same<Device, cpu>::value, "shade: only the cpu engine is built");
@@ -228,6 +236,17 @@ class TensorContainer : public Tensor<Device, dimension, DType> {
   }
   /*! \brief Chooses padded rows for later allocations. */
   void set_pad(bool pad) { pad_ = pad; }
+  /*! \brief Writes the contents in mshadow's binary format (needs shade/io/binary.h). */
+  template <typename TStream>
+  void SaveBinary(TStream& fo) const {
+    ::shade::SaveBinary(fo, static_cast<const Tensor<Device, dimension, DType>&>(*this));
+  }
+  /*! \brief Reads mshadow's binary format, resizing to the stored shape (needs shade/io/binary.h).
+   */
+  template <typename TStream>
+  void LoadBinary(TStream& fi) {
+    ::shade::LoadBinary(fi, this);
+  }
   /*! \brief Frees the memory; the container becomes empty. */
   void Release() {
     AlignedFree(this->dptr_);
