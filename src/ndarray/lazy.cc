@@ -52,7 +52,6 @@ std::string ShapeString(const index_t* s, int nd) {
   return os.str();
 }
 
-
 // Resolves an op node's dtypes from its inputs (strong dtype flags or weak scalar kinds).
 void ResolveOp(OpCode op, const PromotionOperand* in, int arity, int* opnd, int* result) {
   const OpTraits& info = Info(op);
@@ -77,12 +76,12 @@ void ResolveOp(OpCode op, const PromotionOperand* in, int arity, int* opnd, int*
     case Cat::kClamp:
       break;
     case Cat::kSubtract:
-      SHADE_CHECK(kind != DTypeKind::kBool)
+      SHADE_CHECK_TYPE(kind != DTypeKind::kBool)
           << "subtract: not supported for bool operands (" << names()
           << "); NumPy refuses boolean subtract too: use logical_xor";
       break;
     case Cat::kNoBoolUnary:
-      SHADE_CHECK(kind != DTypeKind::kBool)
+      SHADE_CHECK_TYPE(kind != DTypeKind::kBool)
           << info.name << ": not supported for a bool operand (as in NumPy; use logical_not)";
       break;
     case Cat::kTrueDivide:
@@ -102,7 +101,7 @@ void ResolveOp(OpCode op, const PromotionOperand* in, int arity, int* opnd, int*
       return;
     case Cat::kBitwise:
     case Cat::kBitwiseNot:
-      SHADE_CHECK(kind != DTypeKind::kFloat)
+      SHADE_CHECK_TYPE(kind != DTypeKind::kFloat)
           << info.name << ": not supported for " << names() << " (integer or bool operands only)";
       break;
     case Cat::kFloatUnary:
@@ -136,10 +135,10 @@ void ResolveOp(OpCode op, const PromotionOperand* in, int arity, int* opnd, int*
 // Broadcasts shape b into (a, na) in place, NumPy's rule; throws naming both shapes.
 void BroadcastInto(index_t* a, int* na, const index_t* b, int nb, const char* what) {
   const int nd = std::max(*na, nb);
-  SHADE_CHECK_LE(nd, kMaxDims) << what << ": rank " << nd << " exceeds the " << kMaxDims
-                               << " dimensions elementwise ops support";
+  SHADE_CHECK_SHAPE_LE(nd, kMaxDims) << what << ": rank " << nd << " exceeds the " << kMaxDims
+                                     << " dimensions elementwise ops support";
   index_t out[kMaxDims];
-  SHADE_CHECK(BroadcastShapes(a, *na, b, nb, out))
+  SHADE_CHECK_SHAPE(BroadcastShapes(a, *na, b, nb, out))
       << what << ": operands could not be broadcast together with shapes " << ShapeString(a, *na)
       << " and " << ShapeString(b, nb);
   std::copy(out, out + nd, a);
@@ -162,11 +161,11 @@ void Resolve(const Expr& e, Resolved* r) {
     r->dtype[i] = -1;
     if (nd.kind == Expr::NodeKind::kArray) {
       const NDArray& a = e.array(nd.index);
-      SHADE_CHECK_GE(a.type_flag(), 0)
+      SHADE_CHECK_TYPE_GE(a.type_flag(), 0)
           << "elementwise op: operand " << a << " has a non-numeric or unset element type";
       r->dtype[i] = a.type_flag();
-      SHADE_CHECK_LE(a.ndim(), kMaxDims) << "elementwise op: rank " << a.ndim() << " of " << a
-                                         << " exceeds " << kMaxDims;
+      SHADE_CHECK_SHAPE_LE(a.ndim(), kMaxDims)
+          << "elementwise op: rank " << a.ndim() << " of " << a << " exceeds " << kMaxDims;
       r->ndim[i] = a.ndim();
       std::copy(a.sizes().begin(), a.sizes().end(), r->shape[i]);
     } else if (nd.kind == Expr::NodeKind::kScalar) {
@@ -180,7 +179,8 @@ void Resolve(const Expr& e, Resolved* r) {
       for (int k = 0; k < info.arity; ++k) {
         const int c = nd.arg[k];
         const Expr::Node& child = e.node(c);
-        if (child.kind == Expr::NodeKind::kScalar && e.scalar(child.index).kind != WeakKind::kNone) {
+        if (child.kind == Expr::NodeKind::kScalar &&
+            e.scalar(child.index).kind != WeakKind::kNone) {
           in[k] = PromotionOperand::Weak(e.scalar(child.index).kind);
         } else {
           in[k] = PromotionOperand::Strong(r->dtype[c]);
@@ -220,9 +220,10 @@ void ConvertScalar(const WeakScalar& s, int flag, void* dst) {
         fits = s.i >= static_cast<std::int64_t>(std::numeric_limits<T>::min()) &&
                s.i <= static_cast<std::int64_t>(std::numeric_limits<T>::max());
       }
-      SHADE_CHECK(fits) << "Python-like integer " << (s.big ? std::to_string(s.u) : std::to_string(s.i))
-                        << " is out of bounds for " << DataType<T>::kName
-                        << " (NEP 50: an int scalar takes the array's dtype)";
+      SHADE_CHECK_TYPE(fits) << "Python-like integer "
+                             << (s.big ? std::to_string(s.u) : std::to_string(s.i))
+                             << " is out of bounds for " << DataType<T>::kName
+                             << " (NEP 50: an int scalar takes the array's dtype)";
       v = s.big ? static_cast<T>(s.u) : static_cast<T>(s.i);
     } else {
       const double d = s.kind == WeakKind::kFloat ? s.f
@@ -249,9 +250,9 @@ struct NodeProg {
   std::int16_t itemsize;        // of the node's dtype
   std::int16_t in_itemsize[3];  // of each input's operand dtype
   dyn::OpKernel kernel;
-  dyn::CastKernel cast[3];      // input conversions (null: none)
-  std::int32_t buf;             // byte offset of the node's tile buffer in scratch
-  std::int32_t slot[3];         // byte offsets of the per-input slots
+  dyn::CastKernel cast[3];            // input conversions (null: none)
+  std::int32_t buf;                   // byte offset of the node's tile buffer in scratch
+  std::int32_t slot[3];               // byte offsets of the per-input slots
   alignas(8) unsigned char value[8];  // a scalar leaf's converted value
 };
 
@@ -260,11 +261,11 @@ struct Program {
   NodeProg node[kN];
   int out_flag;
   index_t out_itemsize;
-  dyn::CastKernel out_cast;   // root dtype -> out dtype
-  bool root_direct;           // the root op may write straight into a contiguous output run
-  std::int32_t stage;         // byte offset of the output staging buffer
+  dyn::CastKernel out_cast;  // root dtype -> out dtype
+  bool root_direct;          // the root op may write straight into a contiguous output run
+  std::int32_t stage;        // byte offset of the output staging buffer
   index_t tile;
-  dyn::VmProgram vm;          // the register program, when the expression has one (flag >= 0)
+  dyn::VmProgram vm;  // the register program, when the expression has one (flag >= 0)
 };
 
 constexpr std::size_t kScratchBytes = 48 * 1024;
@@ -279,11 +280,13 @@ constexpr std::size_t kTileBudgetBytes = 16 * 1024;
 // of a run whose stride is not the element size).
 void Gather(int size, index_t n, void* dst, const char* src, index_t stride) {
   char* d = static_cast<char*>(dst);
-  for (index_t i = 0; i < n; ++i) std::memcpy(d + i * size, src + i * stride, static_cast<std::size_t>(size));
+  for (index_t i = 0; i < n; ++i)
+    std::memcpy(d + i * size, src + i * stride, static_cast<std::size_t>(size));
 }
 void Scatter(int size, index_t n, char* dst, index_t stride, const void* src) {
   const char* s = static_cast<const char*>(src);
-  for (index_t i = 0; i < n; ++i) std::memcpy(dst + i * stride, s + i * size, static_cast<std::size_t>(size));
+  for (index_t i = 0; i < n; ++i)
+    std::memcpy(dst + i * stride, s + i * size, static_cast<std::size_t>(size));
 }
 // Evaluates one run of n elements: data[0]/stride[0] is the output, data[k]/stride[k] array
 // operand k (byte strides; 0 = broadcast).
@@ -381,7 +384,8 @@ void RunTiles(const Program& P, char* const* data, const index_t* stride, index_
 
 dyn::OpKernel KernelFor(OpCode op, int flag) {
   const dyn::OpKernel k = dyn::GetKernel(op, flag);
-  SHADE_CHECK(k != nullptr) << Info(op).name << ": not defined for dtype " << TypeFlagName(flag);
+  SHADE_CHECK_TYPE(k != nullptr) << Info(op).name << ": not defined for dtype "
+                                 << TypeFlagName(flag);
   return k;
 }
 
@@ -578,9 +582,9 @@ bool BuildProgram(const Expr& e, const Resolved& r, int out_flag, Program* P) {
   // Tile: the largest multiple of 64 elements (at most kMaxTile) whose buffers fit the tile
   // budget (each buffer padded to 64 bytes); at least 64, which always fits the scratch.
   index_t tile = dyn::kMaxTile;
-  while (tile > 64 && static_cast<std::size_t>(per_elem) * tile +
-                              static_cast<std::size_t>(nbuf) * 64 >
-                          kTileBudgetBytes) {
+  while (tile > 64 &&
+         static_cast<std::size_t>(per_elem) * tile + static_cast<std::size_t>(nbuf) * 64 >
+             kTileBudgetBytes) {
     tile -= 64;
   }
   SHADE_DCHECK(static_cast<std::size_t>(per_elem) * tile + static_cast<std::size_t>(nbuf) * 64 <=
@@ -665,12 +669,14 @@ void Run(const Expr& e, const Resolved& r, const NDArray& out, const NDArray* ar
   for (int k = 0; k < na; ++k) {
     base[k + 1] = static_cast<char*>(arrays[k].data_ptr());
     itemsize[k + 1] = static_cast<index_t>(arrays[k].itemsize());
-    SHADE_CHECK(base[k + 1] != nullptr || arrays[k].numel() == 0) << "elementwise op: operand " << arrays[k] << " has no memory allocated";
+    SHADE_CHECK(base[k + 1] != nullptr || arrays[k].numel() == 0)
+        << "elementwise op: operand " << arrays[k] << " has no memory allocated";
   }
   if (flat) {
     index_t bstride[Expr::kMaxArrays + 1];
     bstride[0] = itemsize[0];
-    for (int k = 0; k < na; ++k) bstride[k + 1] = arrays[k].numel() == 1 && numel != 1 ? 0 : itemsize[k + 1];
+    for (int k = 0; k < na; ++k)
+      bstride[k + 1] = arrays[k].numel() == 1 && numel != 1 ? 0 : itemsize[k + 1];
     ParallelFor(0, numel, opt.grain, [&](index_t b, index_t en) {
       char* d[Expr::kMaxArrays + 1];
       for (int k = 0; k < nops; ++k) d[k] = base[k] + b * bstride[k];
@@ -790,8 +796,12 @@ void Evaluate(const Expr& e, const Resolved& r, const NDArray& out) {
 
 }  // namespace
 
-const char* OpName(OpCode op) { return Info(op).name; }
-int OpArity(OpCode op) { return Info(op).arity; }
+const char* OpName(OpCode op) {
+  return Info(op).name;
+}
+int OpArity(OpCode op) {
+  return Info(op).arity;
+}
 
 // ------------------------------------------------------------------------------------------
 // Expr
@@ -933,10 +943,11 @@ Expr Expr::Make(OpCode op, Expr a, Expr b, Expr c) {
   const int ra = a.num_nodes_ - 1;
   const int rb = a.Append(std::move(b));
   const int rc = a.Append(std::move(c));
-  a.nodes_[a.num_nodes_++] = Node{NodeKind::kOp, op,
-                                  {static_cast<std::int8_t>(ra), static_cast<std::int8_t>(rb),
-                                   static_cast<std::int8_t>(rc)},
-                                  0};
+  a.nodes_[a.num_nodes_++] = Node{
+      NodeKind::kOp,
+      op,
+      {static_cast<std::int8_t>(ra), static_cast<std::int8_t>(rb), static_cast<std::int8_t>(rc)},
+      0};
   return a;
 }
 
@@ -987,14 +998,16 @@ const NDArray& Expr::eval(const NDArray& out) const {
   const char* name = nodes_[root].kind == NodeKind::kOp ? Info(nodes_[root].op).name : "assign";
   SHADE_CHECK(out.defined()) << name << ": out is an undefined NDArray";
   CheckDevices(name, {num_arrays() > 0 ? &arrays()[0] : nullptr, &out});
-  SHADE_CHECK_GE(out.type_flag(), 0) << name << ": out " << out << " has a non-numeric or unset element type";
+  SHADE_CHECK_TYPE_GE(out.type_flag(), 0)
+      << name << ": out " << out << " has a non-numeric or unset element type";
   const IndexSpan shape(r.shape[root], static_cast<std::size_t>(r.ndim[root]));
-  SHADE_CHECK(out.sizes() == shape) << name << ": out has shape " << out.sizes()
-                                    << " but the broadcast result has shape " << shape;
-  SHADE_CHECK(CanCast(r.dtype[root], out.type_flag(), Casting::kSameKind))
-      << name << ": cannot cast the result from " << TypeFlagName(r.dtype[root]) << " to out's dtype "
-      << TypeFlagName(out.type_flag()) << " with casting rule 'same_kind'";
-  SHADE_CHECK(out.numel() == 0 || out.data_ptr() != nullptr) << name << ": out " << out << " has no memory allocated";
+  SHADE_CHECK_SHAPE(out.sizes() == shape) << name << ": out has shape " << out.sizes()
+                                          << " but the broadcast result has shape " << shape;
+  SHADE_CHECK_TYPE(CanCast(r.dtype[root], out.type_flag(), Casting::kSameKind))
+      << name << ": cannot cast the result from " << TypeFlagName(r.dtype[root])
+      << " to out's dtype " << TypeFlagName(out.type_flag()) << " with casting rule 'same_kind'";
+  SHADE_CHECK(out.numel() == 0 || out.data_ptr() != nullptr)
+      << name << ": out " << out << " has no memory allocated";
   // (A contiguous array cannot overlap itself; the general test sorts the strides.)
   SHADE_CHECK(out.is_contiguous() || out.is_non_overlapping())
       << name << ": cannot write into " << out
@@ -1007,7 +1020,9 @@ namespace detail {
 void SetRegisterProgramEnabled(bool enabled) {
   g_register_program_enabled.store(enabled, std::memory_order_relaxed);
 }
-std::int64_t RegisterProgramRuns() { return t_register_program_runs; }
+std::int64_t RegisterProgramRuns() {
+  return t_register_program_runs;
+}
 }  // namespace detail
 
 }  // namespace shade

@@ -43,7 +43,9 @@ SHADE_XINLINE bool IsNanValue(T v) {
 // max with NumPy's NaN propagation: once a NaN is folded in it stays (Lt is false for NaN).
 struct NanMaximum {
   template <class T>
-  SHADE_XINLINE static void SetInitValue(T& v) { kern::red::maximum::SetInitValue(v); }
+  SHADE_XINLINE static void SetInitValue(T& v) {
+    kern::red::maximum::SetInitValue(v);
+  }
   template <class T>
   SHADE_XINLINE static void Reduce(T& dst, T src) {
     if (dst < src || IsNanValue(src)) dst = src;
@@ -59,7 +61,9 @@ struct NanMaximum {
 };
 struct NanMinimum {
   template <class T>
-  SHADE_XINLINE static void SetInitValue(T& v) { kern::red::minimum::SetInitValue(v); }
+  SHADE_XINLINE static void SetInitValue(T& v) {
+    kern::red::minimum::SetInitValue(v);
+  }
   template <class T>
   SHADE_XINLINE static void Reduce(T& dst, T src) {
     if (src < dst || IsNanValue(src)) dst = src;
@@ -76,21 +80,31 @@ struct NanMinimum {
 // Product from 1 (integers reach it as unsigned: wrapping, no undefined behaviour).
 struct Product {
   template <class T>
-  SHADE_XINLINE static void SetInitValue(T& v) { v = T(1); }
+  SHADE_XINLINE static void SetInitValue(T& v) {
+    v = T(1);
+  }
   template <class T>
-  SHADE_XINLINE static void Reduce(T& dst, T src) { dst = static_cast<T>(dst * src); }
+  SHADE_XINLINE static void Reduce(T& dst, T src) {
+    dst = static_cast<T>(dst * src);
+  }
   template <class D, class V, SHADE_PACKET_IF(packet::kHasMul<hn::TFromD<D>>)>
-  HWY_INLINE static V ReducePacket(D, V dst, V src) { return hn::Mul(dst, src); }
+  HWY_INLINE static V ReducePacket(D, V dst, V src) {
+    return hn::Mul(dst, src);
+  }
 };
 
 enum class RedOp { kSum, kProd, kMax, kMin };
 
 const char* RedName(RedOp op) {
   switch (op) {
-    case RedOp::kSum: return "sum";
-    case RedOp::kProd: return "prod";
-    case RedOp::kMax: return "max";
-    default: return "min";
+    case RedOp::kSum:
+      return "sum";
+    case RedOp::kProd:
+      return "prod";
+    case RedOp::kMax:
+      return "max";
+    default:
+      return "min";
   }
 }
 
@@ -129,17 +143,26 @@ void RunAxis(index_t outer, index_t len, index_t inner, const void* src, void* d
 }
 
 // One [outer, len, inner] pass in element type `flag`.
-void AxisPass(RedOp op, int flag, index_t outer, index_t len, index_t inner, const void* src, void* dst) {
+void AxisPass(RedOp op, int flag, index_t outer, index_t len, index_t inner, const void* src,
+              void* dst) {
   DispatchDType(flag, [&](auto tag) {
     using T = typename decltype(tag)::type;
     if constexpr (kIsFloat16<T>) {
       SHADE_THROW << "reduce: internal error, " << DataType<T>::kName << " reaches the kernels";
     } else {
       switch (op) {
-        case RedOp::kSum: RunAxis<kern::red::sum, KernelType<T, true>>(outer, len, inner, src, dst); break;
-        case RedOp::kProd: RunAxis<Product, KernelType<T, true>>(outer, len, inner, src, dst); break;
-        case RedOp::kMax: RunAxis<NanMaximum, KernelType<T, false>>(outer, len, inner, src, dst); break;
-        case RedOp::kMin: RunAxis<NanMinimum, KernelType<T, false>>(outer, len, inner, src, dst); break;
+        case RedOp::kSum:
+          RunAxis<kern::red::sum, KernelType<T, true>>(outer, len, inner, src, dst);
+          break;
+        case RedOp::kProd:
+          RunAxis<Product, KernelType<T, true>>(outer, len, inner, src, dst);
+          break;
+        case RedOp::kMax:
+          RunAxis<NanMaximum, KernelType<T, false>>(outer, len, inner, src, dst);
+          break;
+        case RedOp::kMin:
+          RunAxis<NanMinimum, KernelType<T, false>>(outer, len, inner, src, dst);
+          break;
       }
     }
   });
@@ -158,7 +181,8 @@ DenseView MemoryOrder(const NDArray& a) {
     if (a.size(d) != 1) dims.push_back(d);
   }
   std::vector<int> order = dims;
-  std::stable_sort(order.begin(), order.end(), [&](int p, int q) { return a.stride(p) > a.stride(q); });
+  std::stable_sort(order.begin(), order.end(),
+                   [&](int p, int q) { return a.stride(p) > a.stride(q); });
   index_t expected = 1;
   bool dense = true;
   for (auto it = order.rbegin(); it != order.rend(); ++it) {
@@ -200,7 +224,8 @@ std::string ShapeString(const NDArray& a) {
 
 // Result (kept dims in logical order, size-1 ones included) from a dense result laid out in
 // `kept_phys` order (the kept non-size-1 dims of the input in memory order).
-NDArray ToLogical(const NDArray& phys, const std::vector<int>& kept_phys, const std::vector<index_t>& shape) {
+NDArray ToLogical(const NDArray& phys, const std::vector<int>& kept_phys,
+                  const std::vector<index_t>& shape) {
   std::vector<int> sorted = kept_phys;
   std::sort(sorted.begin(), sorted.end());
   if (sorted == kept_phys) return phys.view(shape);
@@ -219,8 +244,9 @@ NDArray ReduceDense(const NDArray& a, const std::vector<bool>& mask, RedOp op) {
   const std::vector<index_t> shape = KeptShape(a, mask, false);
   const index_t len = ReducedLength(a, mask);
   if (len == 0 && (op == RedOp::kMax || op == RedOp::kMin)) {
-    SHADE_THROW << RedName(op) << ": zero-size reduction over an array of shape " << ShapeString(a)
-                << " (the reduced axes hold no element and " << RedName(op) << " has no identity)";
+    SHADE_THROW_SHAPE << RedName(op) << ": zero-size reduction over an array of shape "
+                      << ShapeString(a) << " (the reduced axes hold no element and " << RedName(op)
+                      << " has no identity)";
   }
   NDArray out = NDArray::Empty(shape, flag);
   if (out.numel() == 0) return out;
@@ -282,7 +308,8 @@ NDArray ReduceDense(const NDArray& a, const std::vector<bool>& mask, RedOp op) {
   return ToLogical(phys, kept_phys, shape);
 }
 
-NDArray Finish(NDArray r, int result_flag, const NDArray& a, const std::vector<bool>& mask, bool keepdims) {
+NDArray Finish(NDArray r, int result_flag, const NDArray& a, const std::vector<bool>& mask,
+               bool keepdims) {
   if (r.type_flag() != result_flag) r = astype(r, result_flag);
   if (keepdims) r = r.view(KeptShape(a, mask, true));
   return r;
@@ -291,12 +318,16 @@ NDArray Finish(NDArray r, int result_flag, const NDArray& a, const std::vector<b
 void CheckInput(const NDArray& a, const char* op) {
   SHADE_CHECK(a.defined()) << op << ": the NDArray is undefined";
   CheckDevices(op, {&a});
-  SHADE_CHECK_GE(a.type_flag(), 0) << op << ": element type " << a.dtype().name() << " is not numeric";
-  SHADE_CHECK(a.data_ptr() != nullptr || a.numel() == 0) << op << ": " << a << " has no memory allocated";
+  SHADE_CHECK_TYPE_GE(a.type_flag(), 0)
+      << op << ": element type " << a.dtype().name() << " is not numeric";
+  SHADE_CHECK(a.data_ptr() != nullptr || a.numel() == 0)
+      << op << ": " << a << " has no memory allocated";
 }
 
 // The dtype the kernels compute in: float16/bfloat16 in float32 (no packet path for them).
-int ComputeType(int flag) { return flag == kFloat16 || flag == kBfloat16 ? kFloat32 : flag; }
+int ComputeType(int flag) {
+  return flag == kFloat16 || flag == kBfloat16 ? kFloat32 : flag;
+}
 
 NDArray SumLike(const NDArray& a, const AxisSet& axes, bool keepdims, RedOp op) {
   CheckInput(a, RedName(op));
@@ -355,8 +386,8 @@ template <bool kMax>
 NDArray ArgFull(const NDArray& a) {
   const char* name = kMax ? "argmax" : "argmin";
   CheckInput(a, name);
-  SHADE_CHECK_GT(a.numel(), 0) << name << ": attempt to get " << name << " of an empty array of shape "
-                               << ShapeString(a);
+  SHADE_CHECK_SHAPE_GT(a.numel(), 0)
+      << name << ": attempt to get " << name << " of an empty array of shape " << ShapeString(a);
   const NDArray x = astype(a, ComputeType(a.type_flag())).contiguous();
   NDArray out = NDArray::Empty({}, kInt64);
   DispatchDType(x.type_flag(), [&](auto tag) {
@@ -376,7 +407,7 @@ NDArray ArgAxis(const NDArray& a, index_t axis, bool keepdims) {
   const char* name = kMax ? "argmax" : "argmin";
   CheckInput(a, name);
   const int nd = a.ndim();
-  SHADE_CHECK(axis >= -std::max(nd, 1) && axis < std::max(nd, 1))
+  SHADE_CHECK_INDEX(axis >= -std::max(nd, 1) && axis < std::max(nd, 1))
       << name << ": axis " << axis << " is out of bounds for an array of dimension " << nd
       << " (shape " << ShapeString(a) << ")";
   if (nd == 0) return ArgFull<kMax>(a);  // NumPy accepts axis 0/-1 of a rank-0 array
@@ -384,8 +415,8 @@ NDArray ArgAxis(const NDArray& a, index_t axis, bool keepdims) {
   std::vector<bool> mask(nd, false);
   mask[ax] = true;
   const index_t len = a.size(ax);
-  SHADE_CHECK_GT(len, 0) << name << ": attempt to get " << name << " of an empty sequence (axis " << axis
-                         << " of shape " << ShapeString(a) << ")";
+  SHADE_CHECK_GT(len, 0) << name << ": attempt to get " << name << " of an empty sequence (axis "
+                         << axis << " of shape " << ShapeString(a) << ")";
   const std::vector<index_t> shape = KeptShape(a, mask, false);
   NDArray out = NDArray::Empty(shape, kInt64);
   if (out.numel() == 0) return keepdims ? out.view(KeptShape(a, mask, true)) : out;
@@ -423,10 +454,12 @@ std::vector<bool> AxisSet::Mask(IndexSpan shape, const char* op) const {
   std::vector<bool> mask(shape.size(), all_);
   if (all_) return mask;
   for (index_t ax : axes_) {
-    SHADE_CHECK(ax >= -nd && ax < nd) << op << ": axis " << ax << " is out of bounds for an array of dimension "
-                                      << nd << " (shape " << shape << ")";
+    SHADE_CHECK_INDEX(ax >= -nd && ax < nd)
+        << op << ": axis " << ax << " is out of bounds for an array of dimension " << nd
+        << " (shape " << shape << ")";
     const index_t d = ax < 0 ? ax + nd : ax;
-    SHADE_CHECK(!mask[d]) << op << ": axis " << ax << " is repeated in the axis list (shape " << shape << ")";
+    SHADE_CHECK(!mask[d]) << op << ": axis " << ax << " is repeated in the axis list (shape "
+                          << shape << ")";
     mask[d] = true;
   }
   return mask;
@@ -434,14 +467,20 @@ std::vector<bool> AxisSet::Mask(IndexSpan shape, const char* op) const {
 
 int SumResultType(int flag) {
   switch (KindOf(flag)) {
-    case DTypeKind::kBool: return kInt64;
-    case DTypeKind::kSigned: return kInt64;
-    case DTypeKind::kUnsigned: return kUint64;
-    default: return flag;
+    case DTypeKind::kBool:
+      return kInt64;
+    case DTypeKind::kSigned:
+      return kInt64;
+    case DTypeKind::kUnsigned:
+      return kUint64;
+    default:
+      return flag;
   }
 }
 
-int MeanResultType(int flag) { return KindOf(flag) == DTypeKind::kFloat ? flag : kFloat64; }
+int MeanResultType(int flag) {
+  return KindOf(flag) == DTypeKind::kFloat ? flag : kFloat64;
+}
 
 NDArray sum(const NDArray& a, const AxisSet& axes, bool keepdims) {
   return SumLike(a, axes, keepdims, RedOp::kSum);
@@ -455,10 +494,18 @@ NDArray max(const NDArray& a, const AxisSet& axes, bool keepdims) {
 NDArray min(const NDArray& a, const AxisSet& axes, bool keepdims) {
   return MaxLike(a, axes, keepdims, RedOp::kMin);
 }
-NDArray amax(const NDArray& a, const AxisSet& axes, bool keepdims) { return max(a, axes, keepdims); }
-NDArray amin(const NDArray& a, const AxisSet& axes, bool keepdims) { return min(a, axes, keepdims); }
-NDArray all(const NDArray& a, const AxisSet& axes, bool keepdims) { return AllAny(a, axes, keepdims, true); }
-NDArray any(const NDArray& a, const AxisSet& axes, bool keepdims) { return AllAny(a, axes, keepdims, false); }
+NDArray amax(const NDArray& a, const AxisSet& axes, bool keepdims) {
+  return max(a, axes, keepdims);
+}
+NDArray amin(const NDArray& a, const AxisSet& axes, bool keepdims) {
+  return min(a, axes, keepdims);
+}
+NDArray all(const NDArray& a, const AxisSet& axes, bool keepdims) {
+  return AllAny(a, axes, keepdims, true);
+}
+NDArray any(const NDArray& a, const AxisSet& axes, bool keepdims) {
+  return AllAny(a, axes, keepdims, false);
+}
 
 NDArray mean(const NDArray& a, const AxisSet& axes, bool keepdims) {
   CheckInput(a, "mean");
@@ -480,9 +527,17 @@ NDArray std(const NDArray& a, const AxisSet& axes, index_t ddof, bool keepdims) 
   return Finish(r, MeanResultType(a.type_flag()), a, mask, keepdims);
 }
 
-NDArray argmax(const NDArray& a) { return ArgFull<true>(a); }
-NDArray argmin(const NDArray& a) { return ArgFull<false>(a); }
-NDArray argmax(const NDArray& a, index_t axis, bool keepdims) { return ArgAxis<true>(a, axis, keepdims); }
-NDArray argmin(const NDArray& a, index_t axis, bool keepdims) { return ArgAxis<false>(a, axis, keepdims); }
+NDArray argmax(const NDArray& a) {
+  return ArgFull<true>(a);
+}
+NDArray argmin(const NDArray& a) {
+  return ArgFull<false>(a);
+}
+NDArray argmax(const NDArray& a, index_t axis, bool keepdims) {
+  return ArgAxis<true>(a, axis, keepdims);
+}
+NDArray argmin(const NDArray& a, index_t axis, bool keepdims) {
+  return ArgAxis<false>(a, axis, keepdims);
+}
 
 }  // namespace shade

@@ -60,10 +60,10 @@
 namespace shade {
 
 /*! \brief Error thrown for any invalid parameter input or declaration. */
-class ParamError : public Error {
+class ParamError : public ValueError {
  public:
   /*! \brief With the complete message (no file:line prefix: the texts are dmlc-core's). */
-  explicit ParamError(const std::string& msg) : Error(msg) {}
+  explicit ParamError(const std::string& msg) : ValueError(msg) {}
 };
 
 /*! \brief A field described in strings (for docs and language bindings). */

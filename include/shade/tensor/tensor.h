@@ -86,9 +86,9 @@ struct Tensor : public TRValue<Tensor<Device, dimension, DType>, Device, dimensi
   SHADE_XINLINE index_t size(index_t idx) const { return shape_[idx]; }
   /*! \brief All elements as one row; throws when padding would be read as data. */
   inline Tensor<Device, 1, DType> FlatTo1D() const {
-    SHADE_CHECK(CheckContiguous() || shape_.ProdShape(0, kSubdim) <= 1)
-        << "Tensor::FlatTo1D: tensor of shape " << shape_ << " has padded rows (stride "
-        << stride_ << "); a 1-D view would include the padding";
+    SHADE_CHECK_SHAPE(CheckContiguous() || shape_.ProdShape(0, kSubdim) <= 1)
+        << "Tensor::FlatTo1D: tensor of shape " << shape_ << " has padded rows (stride " << stride_
+        << "); a 1-D view would include the padding";
     return Tensor<Device, 1, DType>(dptr_, shape_.FlatTo1D(), stride_, stream_);
   }
   /*! \brief Leading dimensions folded into rows; keeps the row pitch. */
@@ -102,13 +102,13 @@ struct Tensor : public TRValue<Tensor<Device, dimension, DType>, Device, dimensi
   }
   /*! \brief Indices [begin, end) of the first dimension; throws when out of range. */
   inline Tensor<Device, dimension, DType> Slice(index_t begin, index_t end) const {
-    SHADE_CHECK(0 <= begin && begin <= end && end <= shape_[0])
+    SHADE_CHECK_SHAPE(0 <= begin && begin <= end && end <= shape_[0])
         << "Tensor::Slice: range [" << begin << ", " << end << ") outside [0, " << shape_[0]
         << "] of shape " << shape_;
     Shape<dimension> s = shape_;
     s[0] = end - begin;
-    return Tensor<Device, dimension, DType>(dptr_ + this->template MemSize<1>() * begin, s,
-                                            stride_, stream_);
+    return Tensor<Device, dimension, DType>(dptr_ + this->template MemSize<1>() * begin, s, stride_,
+                                            stream_);
   }
   /*! \brief Rebinds this view to `other`'s data (mshadow semantics; copies no element). */
   Tensor& operator=(const Tensor& other) = default;
@@ -165,7 +165,7 @@ struct Tensor<Device, 1, DType> : public TRValue<Tensor<Device, 1, DType>, Devic
   }
   /*! \brief Elements [begin, end); throws when out of range. */
   inline Tensor<Device, 1, DType> Slice(index_t begin, index_t end) const {
-    SHADE_CHECK(0 <= begin && begin <= end && end <= shape_[0])
+    SHADE_CHECK_SHAPE(0 <= begin && begin <= end && end <= shape_[0])
         << "Tensor::Slice: range [" << begin << ", " << end << ") outside [0, " << shape_[0]
         << "] of shape " << shape_;
     Shape<1> s;
