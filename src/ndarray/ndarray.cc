@@ -35,10 +35,6 @@ std::ostream& operator<<(std::ostream& os, IndexSpan s) {
   return os << ')';
 }
 
-std::ostream& operator<<(std::ostream& os, const NDArray& a) {
-  return os << a.Describe();
-}
-
 std::vector<index_t> ContiguousStrides(IndexSpan sizes) {
   std::vector<index_t> st(sizes.size());
   index_t stride = 1;

@@ -222,10 +222,9 @@ std::string ToString(const NDArray& a, const PrintOptions& opt) {
   shape << (a.ndim() == 1 ? ",)" : ")");
   const std::string dtype = std::string("dtype=") + TypeFlagName(a.type_flag());
   if (a.numel() == 0) {
-    std::string body;
-    for (int d = 0; d < std::max(1, a.ndim()); ++d) body += "[";
-    for (int d = 0; d < std::max(1, a.ndim()); ++d) body += "]";
-    return "array(" + body + ", shape=" + shape.str() + ", " + dtype + ")";
+    // As NumPy: the brackets of one empty list; the shape unless it is (0,).
+    if (a.ndim() == 1) return "array([], " + dtype + ")";
+    return "array([], shape=" + shape.str() + ", " + dtype + ")";
   }
   Layout L;
   L.a = &a;
@@ -271,6 +270,14 @@ std::string ToString(const NDArray& a, const PrintOptions& opt) {
 
 std::ostream& operator<<(std::ostream& os, const Printed& p) {
   return os << ToString(p.array, p.options);
+}
+
+std::ostream& operator<<(std::ostream& os, const NDArray& a) {
+  // Values where there are values to print; the summary otherwise (printing never throws).
+  if (!a.defined() || a.type_flag() < 0 || (a.data_ptr() == nullptr && a.numel() != 0)) {
+    return os << a.Describe();
+  }
+  return os << ToString(a);
 }
 
 }  // namespace shade

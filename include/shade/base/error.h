@@ -14,6 +14,8 @@
 #include <sstream>
 #include <stdexcept>
 #include <string>
+#include <type_traits>
+#include <utility>
 
 namespace shade {
 
@@ -88,6 +90,14 @@ inline const char* RelativeSourcePath(const char* file) {
   return slash != nullptr ? slash + 1 : file;
 }
 
+/*! \brief Whether T has a `std::string Describe() const` (NDArray): messages show that one-line
+ *  summary, never the values that the type's operator<< prints. */
+template <typename T, typename = void>
+struct HasDescribe : std::false_type {};
+template <typename T>
+struct HasDescribe<T, std::void_t<decltype(std::declval<const T&>().Describe())>> : std::true_type {
+};
+
 /*! \brief Collects a failure message; ErrorThrower turns it into an exception of class E. */
 template <typename E>
 class ErrorMessage {
@@ -101,7 +111,11 @@ class ErrorMessage {
   }
   template <typename T>
   ErrorMessage& operator<<(const T& value) {
-    os_ << value;
+    if constexpr (HasDescribe<T>::value) {
+      os_ << value.Describe();
+    } else {
+      os_ << value;
+    }
     return *this;
   }
   std::string str() const { return os_.str() + suffix_; }

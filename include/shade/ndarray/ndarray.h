@@ -424,7 +424,8 @@ class NDArray {
 
   /*! \brief Dimension index in [0, ndim) from d in [-ndim, ndim); throws otherwise. */
   index_t WrapDim(index_t d) const;
-  /*! \brief Short description: "NDArray(float32, sizes=(2,3), strides=(3,1), offset=0)". */
+  /*! \brief One-line summary without the values (what error messages show):
+   *  "NDArray(float32, sizes=(2,3), strides=(3,1), offset=0, cpu)". `os << a` prints values. */
   std::string Describe() const;
 
  private:
@@ -442,7 +443,8 @@ class NDArray {
   intrusive_ptr<NDArrayImpl> impl_;
 };
 
-/*! \brief Prints `Describe()`. */
+/*! \brief Prints the values in NumPy's repr format (ToString in ndarray/print.h); an undefined
+ *  or unallocated array prints its Describe() summary. */
 std::ostream& operator<<(std::ostream& os, const NDArray& a);
 
 /*! \brief Row-major strides (elements) of `sizes`. */
