@@ -112,7 +112,7 @@ std::vector<NDArray> ExpandMasks(const NDArray& a, const std::vector<NDArray>& i
           << op << ": too many indices for an array of shape " << a.sizes()
           << " (boolean index of shape " << x.sizes() << ")";
       for (int d = 0; d < x.ndim(); ++d) {
-        SHADE_CHECK_SHAPE_EQ(x.size(d), a.size(dim + d))
+        SHADE_CHECK_INDEX_EQ(x.size(d), a.size(dim + d))
             << op << ": boolean index did not match indexed array along dimension " << dim + d
             << "; dimension is " << a.size(dim + d) << " but corresponding boolean dimension is "
             << x.size(d) << " (array shape " << a.sizes() << ", mask shape " << x.sizes() << ")";
