@@ -75,10 +75,10 @@ TEST(ErrorClasses, MissingFileIsAnIOErrorWithThePathAndTheSystemsReason) {
   EXPECT_EQ(msg.find(SHADE_SOURCE_DIR), std::string::npos) << msg;
 }
 
-TEST(ErrorClasses, MalformedFileContentsAreAnIOError) {
+TEST(ErrorClasses, MalformedFileContentsAreAValueErrorAsInNumPy) {
   const char junk[] = "not a npy file at all";
   const std::string msg =
-      MessageOf<shade::IOError>([&] { shade::io::LoadNpyFromMemory(junk, sizeof(junk)); });
+      MessageOf<shade::ValueError>([&] { shade::io::LoadNpyFromMemory(junk, sizeof(junk)); });
   EXPECT_TRUE(Has(msg, "not a .npy file")) << msg;
   ExpectClean(msg);
 }

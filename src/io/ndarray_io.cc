@@ -29,18 +29,17 @@ NDArray LoadImpl(Stream* strm, bool exact) {
   const std::string& name = strm->name();
   unsigned char head[24];
   const std::size_t got = strm->Read(head, sizeof(head));
-  SHADE_CHECK_IO_EQ(got, sizeof(head)) << name << ": not a shade NDArray file: only " << got
-                                       << " bytes where the 24-byte header should be";
-  SHADE_CHECK_IO(std::memcmp(head, kMagic, sizeof(kMagic)) == 0)
+  SHADE_CHECK_EQ(got, sizeof(head)) << name << ": not a shade NDArray file: only " << got
+                                    << " bytes where the 24-byte header should be";
+  SHADE_CHECK(std::memcmp(head, kMagic, sizeof(kMagic)) == 0)
       << name << ": not a shade NDArray file: bad magic";
   const std::uint32_t version = GetU32(head + 8), flag = GetU32(head + 12),
                       rank = GetU32(head + 16), reserved = GetU32(head + 20);
-  SHADE_CHECK_IO_EQ(version, kNDArrayFormatVersion)
-      << name << ": unsupported NDArray format version";
+  SHADE_CHECK_EQ(version, kNDArrayFormatVersion) << name << ": unsupported NDArray format version";
   SHADE_CHECK_TYPE_LT(flag, static_cast<std::uint32_t>(kNumTypeFlags))
       << name << ": unknown dtype flag " << flag;
-  SHADE_CHECK_IO_LE(rank, kNDArrayMaxNDim) << name << ": rank too large";
-  SHADE_CHECK_IO_EQ(reserved, 0u) << name << ": reserved header field is not zero";
+  SHADE_CHECK_LE(rank, kNDArrayMaxNDim) << name << ": rank too large";
+  SHADE_CHECK_EQ(reserved, 0u) << name << ": reserved header field is not zero";
   std::int64_t sizes[kNDArrayMaxNDim];
   unsigned char raw[8 * kNDArrayMaxNDim];
   strm->ReadExact(raw, 8u * rank, "the NDArray sizes");
@@ -49,20 +48,20 @@ NDArray LoadImpl(Stream* strm, bool exact) {
     std::uint64_t u = 0;
     for (int b = 7; b >= 0; --b) u = (u << 8) | raw[8 * i + static_cast<unsigned>(b)];
     std::memcpy(&sizes[i], &u, sizeof(u));
-    SHADE_CHECK_IO_GE(sizes[i], 0) << name << ": negative extent at axis " << i;
-    SHADE_CHECK_IO(!__builtin_mul_overflow(count, u, &count) &&
-                   count <= static_cast<std::uint64_t>(INT64_MAX))
+    SHADE_CHECK_GE(sizes[i], 0) << name << ": negative extent at axis " << i;
+    SHADE_CHECK(!__builtin_mul_overflow(count, u, &count) &&
+                count <= static_cast<std::uint64_t>(INT64_MAX))
         << name << ": NDArray element count overflows int64";
     // Strides are built from the non-zero extents even when a zero extent empties the array.
-    SHADE_CHECK_IO(!__builtin_mul_overflow(strided, u == 0 ? 1 : u, &strided) &&
-                   strided <= static_cast<std::uint64_t>(INT64_MAX))
+    SHADE_CHECK(!__builtin_mul_overflow(strided, u == 0 ? 1 : u, &strided) &&
+                strided <= static_cast<std::uint64_t>(INT64_MAX))
         << name << ": NDArray extents overflow int64 (strides would overflow)";
   }
   const int type_flag = static_cast<int>(flag);
   const std::size_t itemsize = TypeFlagSize(type_flag);
   std::uint64_t bytes = 0;
-  SHADE_CHECK_IO(!__builtin_mul_overflow(count, itemsize, &bytes) &&
-                 bytes <= static_cast<std::uint64_t>(INT64_MAX))
+  SHADE_CHECK(!__builtin_mul_overflow(count, itemsize, &bytes) &&
+              bytes <= static_cast<std::uint64_t>(INT64_MAX))
       << name << ": NDArray data size overflows int64";
   std::uint64_t left = 0;
   const bool sized = strm->BytesLeft(&left);
@@ -70,7 +69,7 @@ NDArray LoadImpl(Stream* strm, bool exact) {
     SHADE_CHECK_IO_LE(bytes, left) << name << ": NDArray file truncated: " << bytes
                                    << " data bytes declared, " << left << " remain";
     if (exact) {
-      SHADE_CHECK_IO_EQ(bytes, left) << name << ": unexpected bytes after the NDArray data";
+      SHADE_CHECK_EQ(bytes, left) << name << ": unexpected bytes after the NDArray data";
     }
   }
   const IndexSpan dims(sizes, rank);
@@ -92,8 +91,8 @@ NDArray LoadImpl(Stream* strm, bool exact) {
 void CheckBoolBytes(const void* data, std::uint64_t count, const std::string& source) {
   const unsigned char* p = static_cast<const unsigned char*>(data);
   for (std::uint64_t i = 0; i < count; ++i) {
-    SHADE_CHECK_IO(p[i] <= 1) << source << ": bool element " << i << " holds byte " << int(p[i])
-                              << " (only 0 and 1 are valid)";
+    SHADE_CHECK(p[i] <= 1) << source << ": bool element " << i << " holds byte " << int(p[i])
+                           << " (only 0 and 1 are valid)";
   }
 }
 

@@ -118,8 +118,8 @@ class DictParser {
 
   char Peek(std::size_t ahead = 0) const { return pos_ + ahead < len_ ? p_[pos_ + ahead] : '\0'; }
   [[noreturn]] void Throw(const std::string& why) const {
-    SHADE_THROW_IO << name_ << ": invalid .npy header: " << why << " (at byte " << pos_
-                   << " of the header dict)";
+    SHADE_THROW << name_ << ": invalid .npy header: " << why << " (at byte " << pos_
+                << " of the header dict)";
   }
   static bool IsIdent(char c) {
     return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
@@ -608,25 +608,25 @@ NpyHeader ReadNpyHeader(Stream* strm) {
   const std::string& name = strm->name();
   unsigned char pre[8];
   const std::size_t got = strm->Read(pre, sizeof(pre));
-  SHADE_CHECK_IO_EQ(got, sizeof(pre))
+  SHADE_CHECK_EQ(got, sizeof(pre))
       << name << ": not a .npy file: only " << got << " bytes where the 8-byte preamble should be";
-  SHADE_CHECK_IO(std::memcmp(pre, kMagic, sizeof(kMagic)) == 0)
+  SHADE_CHECK(std::memcmp(pre, kMagic, sizeof(kMagic)) == 0)
       << name << ": not a .npy file: bad magic (expected \\x93NUMPY)";
   const int major = pre[6], minor = pre[7];
-  SHADE_CHECK_IO(major >= 1 && major <= 3 && minor == 0)
+  SHADE_CHECK(major >= 1 && major <= 3 && minor == 0)
       << name << ": unsupported .npy format version " << major << "." << minor
       << " (1.0, 2.0 and 3.0 are supported)";
   const int len_bytes = major == 1 ? 2 : 4;
   unsigned char lb[4];
   strm->ReadExact(lb, static_cast<std::size_t>(len_bytes), "the .npy header length");
   const std::uint32_t hlen = LoadLE(lb, len_bytes);
-  SHADE_CHECK_IO_LE(hlen, kNpyMaxHeaderLen)
+  SHADE_CHECK_LE(hlen, kNpyMaxHeaderLen)
       << name << ": .npy header length " << hlen << " exceeds the limit of " << kNpyMaxHeaderLen
       << " bytes";
   std::uint64_t left = 0;
   if (strm->BytesLeft(&left)) {
-    SHADE_CHECK_IO_LE(hlen, left) << name << ": .npy header length " << hlen
-                                  << " is beyond the end of the file (" << left << " bytes left)";
+    SHADE_CHECK_LE(hlen, left) << name << ": .npy header length " << hlen
+                               << " is beyond the end of the file (" << left << " bytes left)";
   }
   std::string dict(hlen, '\0');
   strm->ReadExact(&dict[0], hlen, "the .npy header dict");
@@ -636,8 +636,8 @@ NpyHeader ReadNpyHeader(Stream* strm) {
   h.data_offset = 8u + static_cast<unsigned>(len_bytes) + hlen;
   // Check the byte size now, naming the file, rather than at allocation.
   index_t bytes = 0;
-  SHADE_CHECK_IO(!__builtin_mul_overflow(static_cast<index_t>(h.NumElements()),
-                                         static_cast<index_t>(TypeFlagSize(h.type_flag)), &bytes))
+  SHADE_CHECK(!__builtin_mul_overflow(static_cast<index_t>(h.NumElements()),
+                                      static_cast<index_t>(TypeFlagSize(h.type_flag)), &bytes))
       << name << ": .npy data size overflows int64 (shape " << h.shape << ", "
       << TypeFlagName(h.type_flag) << ")";
   return h;
@@ -652,8 +652,8 @@ void CheckNpyDataAvailable(Stream* strm, const NpyHeader& header, bool exact) {
                                 << TypeFlagName(header.type_flag) << ") but only " << left
                                 << " remain";
   if (exact) {
-    SHADE_CHECK_IO_EQ(need, left) << strm->name() << ": " << (left - need)
-                                  << " unexpected bytes after the .npy data";
+    SHADE_CHECK_EQ(need, left) << strm->name() << ": " << (left - need)
+                               << " unexpected bytes after the .npy data";
   }
 }
 

@@ -220,10 +220,10 @@ void ConvertScalar(const WeakScalar& s, int flag, void* dst) {
         fits = s.i >= static_cast<std::int64_t>(std::numeric_limits<T>::min()) &&
                s.i <= static_cast<std::int64_t>(std::numeric_limits<T>::max());
       }
-      SHADE_CHECK_TYPE(fits) << "Python-like integer "
-                             << (s.big ? std::to_string(s.u) : std::to_string(s.i))
-                             << " is out of bounds for " << DataType<T>::kName
-                             << " (NEP 50: an int scalar takes the array's dtype)";
+      SHADE_CHECK(fits) << "Python-like integer "
+                        << (s.big ? std::to_string(s.u) : std::to_string(s.i))
+                        << " is out of bounds for " << DataType<T>::kName
+                        << " (NEP 50: an int scalar takes the array's dtype)";
       v = s.big ? static_cast<T>(s.u) : static_cast<T>(s.i);
     } else {
       const double d = s.kind == WeakKind::kFloat ? s.f

@@ -54,8 +54,8 @@ class TypeError : public Error {
   explicit TypeError(const std::string& what) : Error(what) {}
 };
 
-/*! \brief A file or stream that cannot be read or written (the message names the path and the
- *  system's reason) or whose contents are malformed. */
+/*! \brief A file or stream that cannot be opened, read or written: the message names the path
+ *  and the system's reason (malformed contents are a ValueError, as in NumPy). */
 class IOError : public Error {
  public:
   /*! \brief With the complete message. */
