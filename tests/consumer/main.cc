@@ -4,6 +4,8 @@
 // each result's bytes: the two builds must agree bit for bit, because linking shade::shade gives
 // the header-only static path the SIMD target the library was built for.
 // With an argument ("bench"), it also times both expressions (median of 15 runs).
+#include <unistd.h>
+
 #include <algorithm>
 #include <chrono>
 #include <cstdint>
@@ -12,8 +14,6 @@
 #include <cstring>
 #include <iostream>
 #include <string>
-
-#include <unistd.h>
 #include <vector>
 
 #include "shade/shade.h"
@@ -88,8 +88,9 @@ int main(int argc, char** argv) {
   // Parameter from JSON, an NDArray op, .npy I/O and an error class, through the package.
   ConsumerParam param;
   param.LoadJSON(R"({"rows": 3, "scale": 0.5})");
-  const shade::NDArray m = shade::arange(0, param.rows * 4, 1, shade::kFloat64).reshape({param.rows, 4}) *
-                           static_cast<double>(param.scale);
+  const shade::NDArray m =
+      shade::arange(0, param.rows * 4, 1, shade::kFloat64).reshape({param.rows, 4}) *
+      static_cast<double>(param.scale);
   const std::string npy = std::string(std::getenv("TMPDIR") ? std::getenv("TMPDIR") : "/tmp") +
                           "/shade_consumer_" + std::to_string(::getpid()) + ".npy";
   shade::io::SaveNpy(npy, m);
