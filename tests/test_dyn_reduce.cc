@@ -11,6 +11,8 @@
 #include <limits>
 #include <random>
 #include <string>
+#include <type_traits>
+#include <utility>
 #include <vector>
 
 #include "dyn2_oracle.h"
@@ -18,14 +20,42 @@
 #include "shade/ndarray/reduce.h"
 #include "shade/ndarray/shape_ops.h"
 
+// Compile-time probes: whether sum/var/argmax accept these argument types (a deleted overload
+// is a substitution failure here).
+template <typename... A>
+auto SumAccepts(int) -> decltype(shade::sum(std::declval<A>()...), std::true_type{});
+template <typename... A>
+std::false_type SumAccepts(...);
+template <typename... A>
+auto VarAccepts(int) -> decltype(shade::var(std::declval<A>()...), std::true_type{});
+template <typename... A>
+std::false_type VarAccepts(...);
+template <typename... A>
+auto ArgmaxAccepts(int) -> decltype(shade::argmax(std::declval<A>()...), std::true_type{});
+template <typename... A>
+std::false_type ArgmaxAccepts(...);
+
+using shade::NDArray;
+// keepdims is a bool only; ddof is an integer only: the call forms that meant one thing in one
+// function and another in the next do not compile.
+static_assert(decltype(SumAccepts<NDArray, int, bool>(0))::value, "sum(a, 1, true) keeps dims");
+static_assert(!decltype(SumAccepts<NDArray, int, int>(0))::value, "sum(a, 1, 1) is refused");
+static_assert(!decltype(SumAccepts<NDArray, int, long>(0))::value, "sum(a, 1, 1L) is refused");
+static_assert(decltype(VarAccepts<NDArray, int, int>(0))::value, "var(a, 1, 1) is ddof=1");
+static_assert(decltype(VarAccepts<NDArray, int, int, bool>(0))::value, "var(a, 1, 0, true)");
+static_assert(!decltype(VarAccepts<NDArray, int, bool>(0))::value, "var(a, 1, true) is refused");
+static_assert(!decltype(VarAccepts<NDArray, int, int, int>(0))::value, "var(a, 1, 0, 1) refused");
+static_assert(decltype(ArgmaxAccepts<NDArray, int, bool>(0))::value, "argmax(a, 1, true)");
+static_assert(!decltype(ArgmaxAccepts<NDArray, int, int>(0))::value, "argmax(a, 1, 1) refused");
+
 namespace shade {
 namespace {
 
 using dyn2::Case;
 
-constexpr double kUlps = 64;      // float32/float64 results (sums of up to 60 values ~ N(0, 3))
-constexpr double kHalfUlps = 8;   // float16 results (NumPy rounds partial sums differently)
-constexpr double kScale = 16;     // magnitude floor of the tolerance (cancellation in sums)
+constexpr double kUlps = 64;     // float32/float64 results (sums of up to 60 values ~ N(0, 3))
+constexpr double kHalfUlps = 8;  // float16 results (NumPy rounds partial sums differently)
+constexpr double kScale = 16;    // magnitude floor of the tolerance (cancellation in sums)
 
 NDArray RunCase(const Case& c, const NDArray& x) {
   const std::string axes = c.params.at("axes");
@@ -148,7 +178,8 @@ TEST(DynReduce, IntegerSumsWrapAndStayExact) {
   a.at<std::int64_t>(0) = std::numeric_limits<std::int64_t>::max();
   a.at<std::int64_t>(1) = 1;
   a.at<std::int64_t>(2) = 5;
-  EXPECT_EQ(item<std::int64_t>(sum(a)), std::numeric_limits<std::int64_t>::min() + 5);  // NumPy wraps
+  EXPECT_EQ(item<std::int64_t>(sum(a)),
+            std::numeric_limits<std::int64_t>::min() + 5);  // NumPy wraps
   NDArray u = NDArray::Empty({2}, kUint64);
   u.at<std::uint64_t>(0) = (std::uint64_t(1) << 63) + 3;
   u.at<std::uint64_t>(1) = 4;

@@ -315,14 +315,14 @@ TEST(Parameter, InvalidEnumLiteral) {
   EXPECT_EQ(ErrorOf([&] {
               p.Init(KV{{"num_hidden", "1"}, {"act", "tanh"}});
             }),
-            "Invalid Input: 'tanh', valid values are: {'relu', 'sigmoid'}");
+            "Invalid Input: 'tanh' for Parameter act, valid values are: {'relu', 'sigmoid'}");
   // Enum fields take names only, not the integers behind them.
   EXPECT_EQ(ErrorOf([&] {
               p.Init(KV{{"num_hidden", "1"}, {"act", "1"}});
             }),
-            "Invalid Input: '1', valid values are: {'relu', 'sigmoid'}");
+            "Invalid Input: '1' for Parameter act, valid values are: {'relu', 'sigmoid'}");
   EXPECT_EQ(InitError({{"oe", "avg"}}),
-            "Invalid Input: 'avg', valid values are: {None, 'max', 'min'}");
+            "Invalid Input: 'avg' for Parameter oe, valid values are: {None, 'max', 'min'}");
   AllTypes a;
   a.Init(KV{{"oe", "max"}});
   EXPECT_EQ(*a.oe, 2);
@@ -563,6 +563,28 @@ TEST(Parameter, JsonSaveLoadRoundTrip) {
   EXPECT_EQ(c.__DICT__(), a.__DICT__());
 }
 
+// JSON written by hand: numbers and booleans load as their JSON text, parsed by each field (the
+// oracle is the same dict given as strings).
+TEST(Parameter, JsonNumbersAndBooleansLoad) {
+  AllTypes typed, strings;
+  typed.LoadJSON(
+      "{\"i\": -12, \"u\": 9, \"l\": 1099511627777, \"f\": 0.25, \"d\": -1e-7, "
+      "\"b\": false, \"od\": 3.5, \"oi\": 4}");
+  strings.LoadJSON(
+      "{\"i\": \"-12\", \"u\": \"9\", \"l\": \"1099511627777\", \"f\": \"0.25\", "
+      "\"d\": \"-1e-07\", \"b\": \"false\", \"od\": \"3.5\", \"oi\": \"4\"}");
+  EXPECT_EQ(typed.__DICT__(), strings.__DICT__());
+  EXPECT_EQ(typed.i, -12);
+  EXPECT_EQ(typed.l, (int64_t{1} << 40) + 1);
+  EXPECT_FALSE(typed.b);
+  EXPECT_DOUBLE_EQ(typed.d, -1e-7);
+  typed.LoadJSON("{\"b\": true}");
+  EXPECT_TRUE(typed.b);
+  // The field's own checks still apply: a float for an int field, a range.
+  EXPECT_THROW(typed.LoadJSON("{\"i\": 1.5}"), ParamError);
+  EXPECT_THROW(typed.LoadJSON("{\"od\": 11}"), ParamError);
+}
+
 TEST(Parameter, MalformedJson) {
   AllTypes a;
   for (const char* bad : {"", "{", "not json", "{\"i\": }", "{\"i\": \"1\",}"}) {
@@ -570,9 +592,11 @@ TEST(Parameter, MalformedJson) {
     EXPECT_EQ(msg.rfind("malformed JSON", 0), 0u) << bad << " -> " << msg;
   }
   EXPECT_EQ(ErrorOf([&] { a.LoadJSON("[1]"); }),
-            "expected a JSON object of string values, got a JSON array");
-  EXPECT_EQ(ErrorOf([&] { a.LoadJSON("{\"i\": 1}"); }),
-            "JSON value of key 'i' must be a string, got 1");
+            "expected a JSON object of string, number or boolean values, got a JSON array");
+  EXPECT_EQ(ErrorOf([&] { a.LoadJSON("{\"i\": [1]}"); }),
+            "JSON value of key 'i' must be a string, a number or a boolean, got [1]");
+  EXPECT_EQ(ErrorOf([&] { a.LoadJSON("{\"i\": null}"); }),
+            "JSON value of key 'i' must be a string, a number or a boolean, got null");
   EXPECT_THROW(a.LoadJSON("{\"nope\": \"1\"}"), ParamError);  // unknown key via Init
   std::istringstream is("[\"x\"]");
   shade::JSONReader reader(&is);

@@ -11,7 +11,7 @@ export DEBIAN_FRONTEND=noninteractive
 apt-get update -qq
 apt-get install -y -qq cmake g++ make libgtest-dev libopenblas-dev libhwy-dev libeigen3-dev \
   nlohmann-json3-dev zlib1g-dev libzip-dev libdlpack-dev python3-numpy dataset-fashion-mnist \
-  libopenmpi-dev openmpi-bin pybind11-dev python3-dev python3-pytest python3-hypothesis >/dev/null
+  libopenmpi-dev openmpi-bin pybind11-dev python3-dev python3-pytest python3-hypothesis doxygen >/dev/null
 export OPENBLAS_CORETYPE=Haswell
 sanitize="${SHADE_SANITIZE:-}"
 jobs="$(nproc)"

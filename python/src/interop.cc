@@ -162,7 +162,7 @@ int ParseDType(py::handle h) {
 
 py::object DTypeObject(int flag) {
   static auto* cache = new py::object[kNumTypeFlags];  // leaked: see NumPy()
-  SHADE_CHECK(IsValidTypeFlag(flag)) << "unknown dtype flag " << flag;
+  SHADE_CHECK_TYPE(IsValidTypeFlag(flag)) << "unknown dtype flag " << flag;
   if (!cache[flag]) {
     if (flag == kBfloat16) {
       cache[flag] = py::module_::import("shade").attr("bfloat16");
@@ -556,27 +556,19 @@ void BindInterop(py::module_& m, py::class_<PyArray>& cls) {
 // ------------------------------------------------------------------ errors
 
 namespace {
-std::string Lower(const char* s) {
-  std::string r(s);
-  std::transform(r.begin(), r.end(), r.begin(), [](unsigned char c) { return std::tolower(c); });
-  return r;
-}
-
-// Python class of a shade::Error. shade has one exception class today (plus ParamError), so the
-// class is chosen from the message; when typed subclasses of shade::Error land, each maps here
-// 1:1 by a catch clause ahead of this fallback.
+// The one place that maps shade's error classes to Python's: each subclass of shade::Error has
+// the builtin of the same meaning. NumPy raises OverflowError for a Python integer that does not
+// fit the array's dtype (NEP 50); shade reports it as a ValueError naming a "Python-like
+// integer", which becomes OverflowError here.
 PyObject* PythonClassFor(const Error& e) {
-  const std::string msg = Lower(e.what());
-  auto has = [&](const char* word) { return msg.find(word) != std::string::npos; };
-  if (has("python-like integer")) return PyExc_OverflowError;  // NEP 50: NumPy 2 raises it
-  if (has("out of range") || has("out of bounds")) return PyExc_IndexError;
-  if (has("cannot open") || has("no such file")) return PyExc_OSError;
-  if (has("not implemented") || has("only cpu")) return PyExc_NotImplementedError;
-  if (has("not defined for dtype") || has("not supported for") || has("cannot cast") ||
-      has("casting rule") || has("element type")) {
-    return PyExc_TypeError;
+  if (dynamic_cast<const IndexError*>(&e) != nullptr) return PyExc_IndexError;
+  if (dynamic_cast<const TypeError*>(&e) != nullptr) return PyExc_TypeError;
+  if (dynamic_cast<const IOError*>(&e) != nullptr) return PyExc_OSError;
+  if (dynamic_cast<const NotImplementedError*>(&e) != nullptr) return PyExc_NotImplementedError;
+  if (std::string(e.what()).find("Python-like integer") != std::string::npos) {
+    return PyExc_OverflowError;
   }
-  return PyExc_ValueError;
+  return PyExc_ValueError;  // ValueError, ShapeError, ParamError and the root class
 }
 }  // namespace
 
@@ -587,8 +579,6 @@ void SetPythonError() {
     e.restore();
   } catch (py::builtin_exception& e) {
     e.set_error();
-  } catch (const ParamError& e) {
-    PyErr_SetString(PyExc_ValueError, e.what());
   } catch (const Error& e) {
     PyErr_SetString(PythonClassFor(e), e.what());
   } catch (const std::bad_alloc&) {
@@ -602,8 +592,6 @@ void RegisterErrorTranslator(py::module_&) {
   py::register_exception_translator([](std::exception_ptr p) {
     try {
       if (p) std::rethrow_exception(p);
-    } catch (const ParamError& e) {
-      PyErr_SetString(PyExc_ValueError, e.what());
     } catch (const Error& e) {
       PyErr_SetString(PythonClassFor(e), e.what());
     }

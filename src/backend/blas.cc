@@ -31,16 +31,19 @@ namespace {
 
 blasint ToBlasInt(index_t v, const char* what) {
   SHADE_CHECK(v >= 0 && v <= static_cast<index_t>(INT_MAX))
-      << "BLAS: " << what << " = " << v << " is outside the BLAS integer range [0, " << INT_MAX << "]";
+      << "BLAS: " << what << " = " << v << " is outside the BLAS integer range [0, " << INT_MAX
+      << "]";
   return static_cast<blasint>(v);
 }
 
 void CheckLd(index_t ld, index_t cols, const char* what) {
-  SHADE_CHECK_GE(ld, cols > 0 ? cols : 1) << "BLAS: leading dimension " << what
-                                          << " smaller than the row length";
+  SHADE_CHECK_SHAPE_GE(ld, cols > 0 ? cols : 1)
+      << "BLAS: leading dimension " << what << " smaller than the row length";
 }
 
-CBLAS_TRANSPOSE Trans(bool t) { return t ? CblasTrans : CblasNoTrans; }
+CBLAS_TRANSPOSE Trans(bool t) {
+  return t ? CblasTrans : CblasNoTrans;
+}
 
 // The GEMM engine, chosen once from measurements (docs/kernel-layer.md): on a CPU compiled for
 // AVX-512, Eigen's own GEMM is ~1.4x faster than OpenBLAS running its Haswell kernels (which
@@ -92,7 +95,9 @@ void SetBlasThreads(int n) {
   (void)n;
 #endif
 }
-void SyncBlasThreads() { SetBlasThreads(InParallelRegion() ? 1 : GetNumThreads()); }
+void SyncBlasThreads() {
+  SetBlasThreads(InParallelRegion() ? 1 : GetNumThreads());
+}
 
 #ifdef SHADE_HAVE_EIGEN_GEMM
 template <typename T>
@@ -121,14 +126,14 @@ void EigenGemm(bool ta, bool tb, index_t m, index_t n, index_t k, T alpha, const
 void Gemm_(bool ta, bool tb, index_t m, index_t n, index_t k, float alpha, const float* a,
            index_t lda, const float* b, index_t ldb, float beta, float* c, index_t ldc) {
   cblas_sgemm(CblasRowMajor, Trans(ta), Trans(tb), ToBlasInt(m, "m"), ToBlasInt(n, "n"),
-              ToBlasInt(k, "k"), alpha, a, ToBlasInt(lda, "lda"), b, ToBlasInt(ldb, "ldb"), beta,
-              c, ToBlasInt(ldc, "ldc"));
+              ToBlasInt(k, "k"), alpha, a, ToBlasInt(lda, "lda"), b, ToBlasInt(ldb, "ldb"), beta, c,
+              ToBlasInt(ldc, "ldc"));
 }
 void Gemm_(bool ta, bool tb, index_t m, index_t n, index_t k, double alpha, const double* a,
            index_t lda, const double* b, index_t ldb, double beta, double* c, index_t ldc) {
   cblas_dgemm(CblasRowMajor, Trans(ta), Trans(tb), ToBlasInt(m, "m"), ToBlasInt(n, "n"),
-              ToBlasInt(k, "k"), alpha, a, ToBlasInt(lda, "lda"), b, ToBlasInt(ldb, "ldb"), beta,
-              c, ToBlasInt(ldc, "ldc"));
+              ToBlasInt(k, "k"), alpha, a, ToBlasInt(lda, "lda"), b, ToBlasInt(ldb, "ldb"), beta, c,
+              ToBlasInt(ldc, "ldc"));
 }
 
 }  // namespace
@@ -136,7 +141,8 @@ void Gemm_(bool ta, bool tb, index_t m, index_t n, index_t k, double alpha, cons
 template <typename T>
 void Gemm(bool trans_a, bool trans_b, index_t m, index_t n, index_t k, T alpha, const T* a,
           index_t lda, const T* b, index_t ldb, T beta, T* c, index_t ldc) {
-  SHADE_CHECK(m >= 0 && n >= 0 && k >= 0) << "Gemm: negative size m=" << m << " n=" << n << " k=" << k;
+  SHADE_CHECK(m >= 0 && n >= 0 && k >= 0)
+      << "Gemm: negative size m=" << m << " n=" << n << " k=" << k;
   CheckLd(lda, trans_a ? m : k, "lda");
   CheckLd(ldb, trans_b ? k : n, "ldb");
   CheckLd(ldc, n, "ldc");
@@ -164,7 +170,9 @@ void Gemm(bool trans_a, bool trans_b, index_t m, index_t n, index_t k, T alpha, 
   Gemm_(trans_a, trans_b, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
 }
 
-const char* GemmEngineName() { return GemmEngine() == Engine::kEigen ? "eigen" : "cblas"; }
+const char* GemmEngineName() {
+  return GemmEngine() == Engine::kEigen ? "eigen" : "cblas";
+}
 
 template <typename T>
 void Gemv(bool trans_a, index_t rows, index_t cols, T alpha, const T* a, index_t lda, const T* x,
@@ -226,11 +234,14 @@ void BatchGemm(bool trans_a, bool trans_b, index_t batch, index_t m, index_t n, 
   // batches of them are split over the batch instead, each product on one BLAS thread. Only
   // when the outputs are disjoint (stride_c covers a whole m x n block with pitch ldc): a
   // zero or short stride_c accumulates into shared memory and must stay sequential.
-  const double flops = 2.0 * static_cast<double>(m) * static_cast<double>(n) * static_cast<double>(k);
+  const double flops =
+      2.0 * static_cast<double>(m) * static_cast<double>(n) * static_cast<double>(k);
   const bool disjoint = m == 0 || n == 0 || stride_c >= (m - 1) * ldc + n;
-  if (batch >= 2 && disjoint && flops <= kBatchThreadFlops && GetNumThreads() > 1 && !InParallelRegion()) {
+  if (batch >= 2 && disjoint && flops <= kBatchThreadFlops && GetNumThreads() > 1 &&
+      !InParallelRegion()) {
     SetBlasThreads(1);
-    const index_t grain = std::max<index_t>(1, static_cast<index_t>(kBatchGrainFlops / std::max(flops, 1.0)));
+    const index_t grain =
+        std::max<index_t>(1, static_cast<index_t>(kBatchGrainFlops / std::max(flops, 1.0)));
     ParallelFor(0, batch, grain, [&](index_t b0, index_t b1) {
       for (index_t i = b0; i < b1; ++i) one(i);
     });
@@ -239,15 +250,14 @@ void BatchGemm(bool trans_a, bool trans_b, index_t batch, index_t m, index_t n, 
   for (index_t i = 0; i < batch; ++i) one(i);
 }
 
-#define SHADE_INSTANTIATE_BLAS_(T)                                                             \
-  template void Gemm<T>(bool, bool, index_t, index_t, index_t, T, const T*, index_t, const T*, \
-                        index_t, T, T*, index_t);                                              \
-  template void Gemv<T>(bool, index_t, index_t, T, const T*, index_t, const T*, index_t, T, T*, \
-                        index_t);                                                              \
-  template void Ger<T>(index_t, index_t, T, const T*, index_t, const T*, index_t, T*, index_t); \
-  template void BatchGemm<T>(bool, bool, index_t, index_t, index_t, index_t, T, const T*,      \
-                             index_t, index_t, const T*, index_t, index_t, T, T*, index_t,     \
-                             index_t);
+#define SHADE_INSTANTIATE_BLAS_(T)                                                                 \
+  template void Gemm<T>(bool, bool, index_t, index_t, index_t, T, const T*, index_t, const T*,     \
+                        index_t, T, T*, index_t);                                                  \
+  template void Gemv<T>(bool, index_t, index_t, T, const T*, index_t, const T*, index_t, T, T*,    \
+                        index_t);                                                                  \
+  template void Ger<T>(index_t, index_t, T, const T*, index_t, const T*, index_t, T*, index_t);    \
+  template void BatchGemm<T>(bool, bool, index_t, index_t, index_t, index_t, T, const T*, index_t, \
+                             index_t, const T*, index_t, index_t, T, T*, index_t, index_t);
 SHADE_INSTANTIATE_BLAS_(float)
 SHADE_INSTANTIATE_BLAS_(double)
 #undef SHADE_INSTANTIATE_BLAS_

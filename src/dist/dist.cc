@@ -117,7 +117,7 @@ MPI_Datatype MpiType(int flag) {
     default:
       break;
   }
-  SHADE_THROW << "shade::dist: no MPI datatype for dtype flag " << flag;
+  SHADE_THROW_TYPE << "shade::dist: no MPI datatype for dtype flag " << flag;
 }
 
 // The MPI operation of `op` on elements of dtype `flag`.
@@ -163,7 +163,7 @@ void CheckArray(const NDArray& x, const char* where, const char* name = "the arr
   SHADE_CHECK_EQ(x.dev_mask(), cpu::kDevMask)
       << "shade::dist::" << where << ": " << name << " " << x
       << " is not on the CPU (device collectives are not built)";
-  SHADE_CHECK(IsValidTypeFlag(x.type_flag()))
+  SHADE_CHECK_TYPE(IsValidTypeFlag(x.type_flag()))
       << "shade::dist::" << where << ": " << name << " has element type " << x.dtype().name()
       << ", which is not a numeric dtype";
   SHADE_CHECK(x.data_ptr() != nullptr || x.numel() == 0)
@@ -361,9 +361,9 @@ void ExchangeHeaders(const Communicator::Impl& c, const Header& mine, const char
     const Header& o = all[static_cast<std::size_t>(r)];
     if (o.v[0] != -1) os << "; rank " << r << ": " << DescribeHeader(o);
   }
-  SHADE_THROW << "shade::dist::" << where << " (rank " << c.rank << " of " << c.size
-              << ", checked mode): the ranks called mismatched collectives" << os.str()
-              << diff.str();
+  SHADE_THROW_SHAPE << "shade::dist::" << where << " (rank " << c.rank << " of " << c.size
+                    << ", checked mode): the ranks called mismatched collectives" << os.str()
+                    << diff.str();
 }
 
 // Runs the local argument checks; in checked mode they and the header exchange happen before
@@ -385,7 +385,7 @@ void Guard(const Communicator::Impl& c, bool checked, const char* where, Kind ki
 }
 
 void CheckRoot(const Communicator::Impl& c, int root, const char* where) {
-  SHADE_CHECK(root >= 0 && root < c.size)
+  SHADE_CHECK_SHAPE(root >= 0 && root < c.size)
       << "shade::dist::" << where << ": root " << root
       << " is not a rank of this communicator (size " << c.size << ")";
 }
@@ -446,7 +446,7 @@ NDArray Communicator::ReduceScatter(const NDArray& x, ReduceOp op) const {
   Packed p;
   Guard(c, checked_, "ReduceScatter", Kind::kReduceScatter, x, 0, static_cast<int>(op), [&] {
     p = Pack(x, "ReduceScatter");
-    SHADE_CHECK(x.ndim() >= 1 && x.size(0) % c.size == 0)
+    SHADE_CHECK_SHAPE(x.ndim() >= 1 && x.size(0) % c.size == 0)
         << "shade::dist::ReduceScatter: the leading dimension of " << x
         << " must be a multiple of the communicator size " << c.size;
   });
@@ -485,8 +485,8 @@ void Communicator::Scatter(const NDArray& src, const NDArray& dst, int root) con
     d = Pack(dst, "Scatter");
     if (c.rank != root) return;
     CheckArray(src, "Scatter", "root's source");
-    SHADE_CHECK(src.sizes() == IndexSpan(WithLeading(c.size, dst.sizes())) &&
-                src.type_flag() == dst.type_flag())
+    SHADE_CHECK_SHAPE(src.sizes() == IndexSpan(WithLeading(c.size, dst.sizes())) &&
+                      src.type_flag() == dst.type_flag())
         << "shade::dist::Scatter: root's source " << src << " must be "
         << TypeFlagName(dst.type_flag()) << " of sizes "
         << IndexSpan(WithLeading(c.size, dst.sizes())) << " (communicator size " << c.size

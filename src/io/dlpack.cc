@@ -41,8 +41,8 @@ ExportContext<Managed>* MakeExport(const NDArray& array, const char* who) {
   SHADE_CHECK(array.defined()) << who << ": undefined NDArray";
   SHADE_CHECK_EQ(array.dev_mask(), cpu::kDevMask) << who << ": only CPU arrays can be exported";
   const int flag = array.type_flag();
-  SHADE_CHECK(IsValidTypeFlag(flag)) << who << ": element type " << array.dtype().name()
-                                     << " has no DLPack dtype";
+  SHADE_CHECK_TYPE(IsValidTypeFlag(flag))
+      << who << ": element type " << array.dtype().name() << " has no DLPack dtype";
   auto* ctx = new ExportContext<Managed>();
   ctx->array = array;
   const int nd = array.ndim();
@@ -65,17 +65,18 @@ ExportContext<Managed>* MakeExport(const NDArray& array, const char* who) {
 
 // Validates a DLTensor and wraps it; `release` runs once when the last owner goes.
 NDArray WrapDLTensor(const DLTensor& t, DataDeleter release, const char* who) {
-  SHADE_CHECK(t.device.device_type == kDLCPU)
-      << who << ": only CPU tensors can be imported (device_type " << int(t.device.device_type) << ")";
+  SHADE_CHECK_NOT_IMPLEMENTED(t.device.device_type == kDLCPU)
+      << who << ": only CPU tensors can be imported (device_type " << int(t.device.device_type)
+      << ")";
   const int flag = FromDLDataType(t.dtype);
-  SHADE_CHECK(t.ndim >= 0 && t.ndim <= kMaxDLPackNDim)
+  SHADE_CHECK_SHAPE(t.ndim >= 0 && t.ndim <= kMaxDLPackNDim)
       << who << ": ndim " << t.ndim << " outside [0, " << kMaxDLPackNDim << "]";
-  SHADE_CHECK(t.ndim == 0 || t.shape != nullptr) << who << ": null shape for ndim " << t.ndim;
+  SHADE_CHECK_SHAPE(t.ndim == 0 || t.shape != nullptr) << who << ": null shape for ndim " << t.ndim;
   const std::size_t itemsize = TypeFlagSize(flag);
   std::vector<index_t> sizes(static_cast<std::size_t>(t.ndim)), strides(sizes.size());
   index_t numel = 1, nonzero = 1;
   for (int i = 0; i < t.ndim; ++i) {
-    SHADE_CHECK_GE(t.shape[i], 0) << who << ": negative extent at axis " << i;
+    SHADE_CHECK_SHAPE_GE(t.shape[i], 0) << who << ": negative extent at axis " << i;
     sizes[static_cast<std::size_t>(i)] = t.shape[i];
     numel = CheckedMul(numel, t.shape[i], "DLPack element count");
     // Strides may be derived from the non-zero extents even for an empty tensor.
@@ -83,8 +84,9 @@ NDArray WrapDLTensor(const DLTensor& t, DataDeleter release, const char* who) {
   }
   if (t.strides != nullptr) {
     for (int i = 0; i < t.ndim; ++i) {
-      SHADE_CHECK_GE(t.strides[i], 0) << who << ": negative stride " << t.strides[i] << " at axis " << i
-                                      << " (shade arrays have non-negative strides)";
+      SHADE_CHECK_SHAPE_GE(t.strides[i], 0)
+          << who << ": negative stride " << t.strides[i] << " at axis " << i
+          << " (shade arrays have non-negative strides)";
       strides[static_cast<std::size_t>(i)] = t.strides[i];
     }
   } else {
@@ -94,14 +96,18 @@ NDArray WrapDLTensor(const DLTensor& t, DataDeleter release, const char* who) {
   index_t span = 0;
   if (numel > 0) {
     for (int i = 0; i < t.ndim; ++i) {
-      span = CheckedAdd(span, CheckedMul(sizes[static_cast<std::size_t>(i)] - 1, strides[static_cast<std::size_t>(i)],
-                                         "DLPack extent"), "DLPack extent");
+      span = CheckedAdd(span,
+                        CheckedMul(sizes[static_cast<std::size_t>(i)] - 1,
+                                   strides[static_cast<std::size_t>(i)], "DLPack extent"),
+                        "DLPack extent");
     }
-    (void)CheckedMul(CheckedAdd(span, 1, "DLPack extent"), static_cast<index_t>(itemsize), "DLPack byte extent");
+    (void)CheckedMul(CheckedAdd(span, 1, "DLPack extent"), static_cast<index_t>(itemsize),
+                     "DLPack byte extent");
     SHADE_CHECK(t.data != nullptr) << who << ": null data for a non-empty tensor";
   }
   unsigned char* base = static_cast<unsigned char*>(t.data);
-  SHADE_CHECK(t.byte_offset <= static_cast<std::uint64_t>(INT64_MAX)) << who << ": byte_offset too large";
+  SHADE_CHECK(t.byte_offset <= static_cast<std::uint64_t>(INT64_MAX))
+      << who << ": byte_offset too large";
   unsigned char* first = base == nullptr ? nullptr : base + t.byte_offset;
   SHADE_CHECK(reinterpret_cast<std::uintptr_t>(first) % itemsize == 0)
       << who << ": data + byte_offset is not aligned to the " << itemsize << "-byte element size";
@@ -133,13 +139,14 @@ DLDataType ToDLDataType(int type_flag) {
 }
 
 int FromDLDataType(DLDataType dtype) {
-  SHADE_CHECK_EQ(dtype.lanes, 1) << "DLPack: vector dtypes (lanes != 1) are not supported";
+  SHADE_CHECK_TYPE_EQ(dtype.lanes, 1) << "DLPack: vector dtypes (lanes != 1) are not supported";
   for (int f = 0; f < kNumTypeFlags; ++f) {
     const DLDataType d = ToDLDataType(f);
     if (d.code == dtype.code && d.bits == dtype.bits) return f;
   }
-  SHADE_THROW << "DLPack: unsupported dtype (code " << int(dtype.code) << ", bits " << int(dtype.bits)
-              << "); supported: int/uint 8-64, float 16/32/64, bfloat 16, bool 8";
+  SHADE_THROW_TYPE << "DLPack: unsupported dtype (code " << int(dtype.code) << ", bits "
+                   << int(dtype.bits)
+                   << "); supported: int/uint 8-64, float 16/32/64, bfloat 16, bool 8";
 }
 
 DLManagedTensor* ToDLPack(const NDArray& array) {
@@ -156,20 +163,28 @@ DLManagedTensorVersioned* ToDLPackVersioned(const NDArray& array, bool read_only
 
 NDArray FromDLPack(DLManagedTensor* src) {
   SHADE_CHECK(src != nullptr) << "FromDLPack: null DLManagedTensor";
-  return WrapDLTensor(src->dl_tensor, [src](void*) {
-    if (src->deleter != nullptr) src->deleter(src);
-  }, "FromDLPack");
+  return WrapDLTensor(
+      src->dl_tensor,
+      [src](void*) {
+        if (src->deleter != nullptr) src->deleter(src);
+      },
+      "FromDLPack");
 }
 
 NDArray FromDLPack(DLManagedTensorVersioned* src, bool accept_read_only) {
   SHADE_CHECK(src != nullptr) << "FromDLPack: null DLManagedTensorVersioned";
   SHADE_CHECK_EQ(src->version.major, kDLPackMajor)
-      << "FromDLPack: unsupported DLPack major version " << src->version.major << "." << src->version.minor;
+      << "FromDLPack: unsupported DLPack major version " << src->version.major << "."
+      << src->version.minor;
   SHADE_CHECK(accept_read_only || (src->flags & DLPACK_FLAG_BITMASK_READ_ONLY) == 0)
-      << "FromDLPack: the tensor is flagged read-only; pass accept_read_only=true to import it anyway";
-  return WrapDLTensor(src->dl_tensor, [src](void*) {
-    if (src->deleter != nullptr) src->deleter(src);
-  }, "FromDLPack");
+      << "FromDLPack: the tensor is flagged read-only; pass accept_read_only=true to import it "
+         "anyway";
+  return WrapDLTensor(
+      src->dl_tensor,
+      [src](void*) {
+        if (src->deleter != nullptr) src->deleter(src);
+      },
+      "FromDLPack");
 }
 
 }  // namespace io

@@ -33,10 +33,10 @@ NDArray LoadImpl(Stream* strm, bool exact) {
                                     << " bytes where the 24-byte header should be";
   SHADE_CHECK(std::memcmp(head, kMagic, sizeof(kMagic)) == 0)
       << name << ": not a shade NDArray file: bad magic";
-  const std::uint32_t version = GetU32(head + 8), flag = GetU32(head + 12), rank = GetU32(head + 16),
-                      reserved = GetU32(head + 20);
+  const std::uint32_t version = GetU32(head + 8), flag = GetU32(head + 12),
+                      rank = GetU32(head + 16), reserved = GetU32(head + 20);
   SHADE_CHECK_EQ(version, kNDArrayFormatVersion) << name << ": unsupported NDArray format version";
-  SHADE_CHECK_LT(flag, static_cast<std::uint32_t>(kNumTypeFlags))
+  SHADE_CHECK_TYPE_LT(flag, static_cast<std::uint32_t>(kNumTypeFlags))
       << name << ": unknown dtype flag " << flag;
   SHADE_CHECK_LE(rank, kNDArrayMaxNDim) << name << ": rank too large";
   SHADE_CHECK_EQ(reserved, 0u) << name << ": reserved header field is not zero";
@@ -49,7 +49,8 @@ NDArray LoadImpl(Stream* strm, bool exact) {
     for (int b = 7; b >= 0; --b) u = (u << 8) | raw[8 * i + static_cast<unsigned>(b)];
     std::memcpy(&sizes[i], &u, sizeof(u));
     SHADE_CHECK_GE(sizes[i], 0) << name << ": negative extent at axis " << i;
-    SHADE_CHECK(!__builtin_mul_overflow(count, u, &count) && count <= static_cast<std::uint64_t>(INT64_MAX))
+    SHADE_CHECK(!__builtin_mul_overflow(count, u, &count) &&
+                count <= static_cast<std::uint64_t>(INT64_MAX))
         << name << ": NDArray element count overflows int64";
     // Strides are built from the non-zero extents even when a zero extent empties the array.
     SHADE_CHECK(!__builtin_mul_overflow(strided, u == 0 ? 1 : u, &strided) &&
@@ -59,13 +60,14 @@ NDArray LoadImpl(Stream* strm, bool exact) {
   const int type_flag = static_cast<int>(flag);
   const std::size_t itemsize = TypeFlagSize(type_flag);
   std::uint64_t bytes = 0;
-  SHADE_CHECK(!__builtin_mul_overflow(count, itemsize, &bytes) && bytes <= static_cast<std::uint64_t>(INT64_MAX))
+  SHADE_CHECK(!__builtin_mul_overflow(count, itemsize, &bytes) &&
+              bytes <= static_cast<std::uint64_t>(INT64_MAX))
       << name << ": NDArray data size overflows int64";
   std::uint64_t left = 0;
   const bool sized = strm->BytesLeft(&left);
   if (sized) {
-    SHADE_CHECK_LE(bytes, left) << name << ": NDArray file truncated: " << bytes
-                                << " data bytes declared, " << left << " remain";
+    SHADE_CHECK_IO_LE(bytes, left) << name << ": NDArray file truncated: " << bytes
+                                   << " data bytes declared, " << left << " remain";
     if (exact) {
       SHADE_CHECK_EQ(bytes, left) << name << ": unexpected bytes after the NDArray data";
     }
@@ -99,8 +101,9 @@ void SaveNDArray(Stream* strm, const NDArray& array) {
   SHADE_CHECK_EQ(array.dev_mask(), cpu::kDevMask)
       << "SaveNDArray: only CPU arrays can be written (writing " << strm->name() << ")";
   const int flag = array.type_flag();
-  SHADE_CHECK(IsValidTypeFlag(flag)) << "SaveNDArray: element type " << array.dtype().name()
-                                     << " is not a numeric dtype (writing " << strm->name() << ")";
+  SHADE_CHECK_TYPE(IsValidTypeFlag(flag))
+      << "SaveNDArray: element type " << array.dtype().name() << " is not a numeric dtype (writing "
+      << strm->name() << ")";
   unsigned char head[24];
   std::memcpy(head, kMagic, sizeof(kMagic));
   PutU32(head + 8, kNDArrayFormatVersion);
@@ -125,7 +128,9 @@ void SaveNDArray(const std::string& path, const NDArray& array) {
   f.Close();
 }
 
-NDArray LoadNDArray(Stream* strm) { return LoadImpl(strm, false); }
+NDArray LoadNDArray(Stream* strm) {
+  return LoadImpl(strm, false);
+}
 
 NDArray LoadNDArray(const std::string& path) {
   FileStream f(path, "rb");

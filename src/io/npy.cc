@@ -647,10 +647,10 @@ void CheckNpyDataAvailable(Stream* strm, const NpyHeader& header, bool exact) {
   std::uint64_t left = 0;
   if (!strm->BytesLeft(&left)) return;
   const std::uint64_t need = header.DataBytes();
-  SHADE_CHECK_LE(need, left) << strm->name() << ": .npy file truncated: the header declares "
-                             << need << " data bytes (shape " << header.shape << ", "
-                             << TypeFlagName(header.type_flag) << ") but only " << left
-                             << " remain";
+  SHADE_CHECK_IO_LE(need, left) << strm->name() << ": .npy file truncated: the header declares "
+                                << need << " data bytes (shape " << header.shape << ", "
+                                << TypeFlagName(header.type_flag) << ") but only " << left
+                                << " remain";
   if (exact) {
     SHADE_CHECK_EQ(need, left) << strm->name() << ": " << (left - need)
                                << " unexpected bytes after the .npy data";
@@ -673,8 +673,8 @@ void ReadNpyData(Stream* strm, const NpyHeader& header, void* dst) {
 
 std::string NpyDescr(int type_flag, char byte_order) {
   const char kind = NpyKind(type_flag);
-  SHADE_CHECK(kind != 0) << "dtype " << TypeFlagName(type_flag)
-                         << " has no NumPy equivalent and cannot be written to .npy";
+  SHADE_CHECK_TYPE(kind != 0) << "dtype " << TypeFlagName(type_flag)
+                              << " has no NumPy equivalent and cannot be written to .npy";
   SHADE_CHECK(byte_order == '<' || byte_order == '>')
       << "npy byte order must be '<' or '>', got '" << byte_order << "'";
   const std::size_t size = TypeFlagSize(type_flag);
@@ -693,7 +693,7 @@ std::string MakeNpyHeader(int type_flag, const TShape& shape, bool fortran_order
   dict << "{'descr': '" << NpyDescr(type_flag, opts.byte_order)
        << "', 'fortran_order': " << (fortran_order ? "True" : "False") << ", 'shape': (";
   for (index_t i = 0; i < shape.ndim(); ++i) {
-    SHADE_CHECK_GE(shape.data()[i], 0) << "npy: negative extent in shape " << shape;
+    SHADE_CHECK_SHAPE_GE(shape.data()[i], 0) << "npy: negative extent in shape " << shape;
     dict << (i ? ", " : "") << shape.data()[i];
   }
   dict << (shape.ndim() == 1 ? ",), }" : "), }");
@@ -752,8 +752,8 @@ std::vector<unsigned char> ReadBounded(Stream* strm, std::uint64_t size, const c
     const std::size_t at = out.size();
     out.resize(at + n);
     const std::size_t got = strm->Read(out.data() + at, n);
-    SHADE_CHECK_EQ(got, n) << strm->name() << ": file truncated while reading " << what
-                           << " (needed " << size << " bytes, got " << at + got << ")";
+    SHADE_CHECK_IO_EQ(got, n) << strm->name() << ": file truncated while reading " << what
+                              << " (needed " << size << " bytes, got " << at + got << ")";
   }
   return out;
 }
@@ -813,8 +813,9 @@ void SaveNpy(Stream* strm, const NDArray& array, const NpyWriteOptions& opts) {
   SHADE_CHECK_EQ(array.dev_mask(), cpu::kDevMask)
       << "SaveNpy: only CPU arrays can be written (writing " << strm->name() << ")";
   const int flag = array.type_flag();
-  SHADE_CHECK(IsValidTypeFlag(flag)) << "SaveNpy: element type " << array.dtype().name()
-                                     << " is not a numeric dtype (writing " << strm->name() << ")";
+  SHADE_CHECK_TYPE(IsValidTypeFlag(flag))
+      << "SaveNpy: element type " << array.dtype().name() << " is not a numeric dtype (writing "
+      << strm->name() << ")";
   const TShape shape = array.shape();
   const index_t nd = shape.ndim();
   bool fortran = opts.fortran_order && nd > 1;

@@ -41,7 +41,8 @@ class ZipMemberStream : public Stream {
     while (done < size) {
       const zip_int64_t got = zip_fread(file_, static_cast<char*>(ptr) + done, size - done);
       if (got < 0) {
-        SHADE_THROW << name_ << ": cannot read member data: " << zip_error_strerror(zip_file_get_error(file_));
+        SHADE_THROW_IO << name_ << ": cannot read member data: "
+                       << zip_error_strerror(zip_file_get_error(file_));
       }
       if (got == 0) break;
       done += static_cast<std::size_t>(got);
@@ -50,7 +51,7 @@ class ZipMemberStream : public Stream {
     return done;
   }
   void Write(const void*, std::size_t) override {
-    SHADE_THROW << name_ << ": npz members are read-only";
+    SHADE_THROW_IO << name_ << ": npz members are read-only";
   }
   bool BytesLeft(std::uint64_t* out) const override {
     *out = left_;
@@ -72,38 +73,39 @@ std::map<std::string, NDArray> ReadArchive(zip_t* raw, const std::string& archiv
   std::unique_ptr<zip_t, ZipCloser> za(raw);
   std::map<std::string, NDArray> out;
   const zip_int64_t n = zip_get_num_entries(za.get(), 0);
-  SHADE_CHECK_GE(n, 0) << archive << ": cannot list the zip entries";
+  SHADE_CHECK_IO_GE(n, 0) << archive << ": cannot list the zip entries";
   for (zip_int64_t i = 0; i < n; ++i) {
     zip_stat_t st;
     zip_stat_init(&st);
     if (zip_stat_index(za.get(), static_cast<zip_uint64_t>(i), 0, &st) != 0) {
-      SHADE_THROW << archive << ": cannot read entry " << i << ": " << zip_strerror(za.get());
+      SHADE_THROW_IO << archive << ": cannot read entry " << i << ": " << zip_strerror(za.get());
     }
-    SHADE_CHECK((st.valid & ZIP_STAT_NAME) && (st.valid & ZIP_STAT_SIZE) && (st.valid & ZIP_STAT_COMP_SIZE))
+    SHADE_CHECK_IO((st.valid & ZIP_STAT_NAME) && (st.valid & ZIP_STAT_SIZE) &&
+                   (st.valid & ZIP_STAT_COMP_SIZE))
         << archive << ": entry " << i << " lacks a name or sizes";
     const std::string member = st.name;
     const std::string where = archive + ":" + member;
     const std::size_t sl = sizeof(kNpySuffix) - 1;
-    SHADE_CHECK(member.size() > sl && member.compare(member.size() - sl, sl, kNpySuffix) == 0)
+    SHADE_CHECK_IO(member.size() > sl && member.compare(member.size() - sl, sl, kNpySuffix) == 0)
         << where << ": npz member is not a .npy file (name must end in .npy)";
     const std::string key = member.substr(0, member.size() - sl);
-    SHADE_CHECK(out.find(key) == out.end()) << where << ": duplicate npz member name";
+    SHADE_CHECK_IO(out.find(key) == out.end()) << where << ": duplicate npz member name";
     if (st.comp_method != ZIP_CM_STORE) {
-      SHADE_CHECK_LE(st.size, st.comp_size * kMaxDeflateRatio + 1024)
+      SHADE_CHECK_IO_LE(st.size, st.comp_size * kMaxDeflateRatio + 1024)
           << where << ": declared uncompressed size is impossible for its compressed size "
           << st.comp_size;
     } else {
-      SHADE_CHECK_EQ(st.size, st.comp_size) << where << ": stored member with mismatched sizes";
+      SHADE_CHECK_IO_EQ(st.size, st.comp_size) << where << ": stored member with mismatched sizes";
     }
     zip_file_t* zf = zip_fopen_index(za.get(), static_cast<zip_uint64_t>(i), 0);
     if (zf == nullptr) {
-      SHADE_THROW << where << ": cannot open npz member: " << zip_strerror(za.get());
+      SHADE_THROW_IO << where << ": cannot open npz member: " << zip_strerror(za.get());
     }
     ZipMemberStream ms(zf, st.size, where);
     NDArray arr = LoadNpy(&ms);
     std::uint64_t left = 0;
     ms.BytesLeft(&left);
-    SHADE_CHECK_EQ(left, 0u) << where << ": unexpected bytes after the .npy data";
+    SHADE_CHECK_IO_EQ(left, 0u) << where << ": unexpected bytes after the .npy data";
     out.emplace(key, std::move(arr));
   }
   return out;
@@ -114,7 +116,8 @@ std::map<std::string, NDArray> ReadArchive(zip_t* raw, const std::string& archiv
 std::map<std::string, NDArray> LoadNpz(const std::string& path) {
   int err = 0;
   zip_t* za = zip_open(path.c_str(), ZIP_RDONLY | ZIP_CHECKCONS, &err);
-  if (za == nullptr) SHADE_THROW << path << ": cannot open as an npz (zip) archive: " << ZipErrorString(err);
+  if (za == nullptr)
+    SHADE_THROW_IO << path << ": cannot open as an npz (zip) archive: " << ZipErrorString(err);
   return ReadArchive(za, path);
 }
 
@@ -126,14 +129,14 @@ std::map<std::string, NDArray> LoadNpzFromMemory(const void* data, std::size_t s
   if (src == nullptr) {
     const std::string msg = zip_error_strerror(&zerr);
     zip_error_fini(&zerr);
-    SHADE_THROW << kName << ": cannot read npz from memory: " << msg;
+    SHADE_THROW_IO << kName << ": cannot read npz from memory: " << msg;
   }
   zip_t* za = zip_open_from_source(src, ZIP_RDONLY | ZIP_CHECKCONS, &zerr);
   if (za == nullptr) {
     zip_source_free(src);
     const std::string msg = zip_error_strerror(&zerr);
     zip_error_fini(&zerr);
-    SHADE_THROW << kName << ": cannot open as an npz (zip) archive: " << msg;
+    SHADE_THROW_IO << kName << ": cannot open as an npz (zip) archive: " << msg;
   }
   zip_error_fini(&zerr);
   return ReadArchive(za, kName);
@@ -147,7 +150,8 @@ void SaveNpz(const std::string& path, const NamedArrays& arrays, bool compress) 
     const std::string& name = arrays[i].first;
     SHADE_CHECK(!name.empty()) << "SaveNpz(" << path << "): array " << i << " has an empty name";
     for (std::size_t j = 0; j < i; ++j) {
-      SHADE_CHECK(arrays[j].first != name) << "SaveNpz(" << path << "): duplicate name '" << name << "'";
+      SHADE_CHECK(arrays[j].first != name)
+          << "SaveNpz(" << path << "): duplicate name '" << name << "'";
     }
     MemoryStream ms;
     SaveNpy(&ms, arrays[i].second);
@@ -155,27 +159,31 @@ void SaveNpz(const std::string& path, const NamedArrays& arrays, bool compress) 
   }
   int err = 0;
   zip_t* raw = zip_open(path.c_str(), ZIP_CREATE | ZIP_TRUNCATE, &err);
-  if (raw == nullptr) SHADE_THROW << path << ": cannot create npz archive: " << ZipErrorString(err);
+  if (raw == nullptr)
+    SHADE_THROW_IO << path << ": cannot create npz archive: " << ZipErrorString(err);
   std::unique_ptr<zip_t, ZipCloser> za(raw);
   for (std::size_t i = 0; i < arrays.size(); ++i) {
     const std::string member = arrays[i].first + kNpySuffix;
     zip_source_t* src = zip_source_buffer(za.get(), images[i].data(), images[i].size(), 0);
-    if (src == nullptr) SHADE_THROW << path << ": zip source for " << member << ": " << zip_strerror(za.get());
-    const zip_int64_t idx = zip_file_add(za.get(), member.c_str(), src, ZIP_FL_ENC_UTF_8 | ZIP_FL_OVERWRITE);
+    if (src == nullptr)
+      SHADE_THROW_IO << path << ": zip source for " << member << ": " << zip_strerror(za.get());
+    const zip_int64_t idx =
+        zip_file_add(za.get(), member.c_str(), src, ZIP_FL_ENC_UTF_8 | ZIP_FL_OVERWRITE);
     if (idx < 0) {
       zip_source_free(src);
-      SHADE_THROW << path << ": cannot add " << member << ": " << zip_strerror(za.get());
+      SHADE_THROW_IO << path << ": cannot add " << member << ": " << zip_strerror(za.get());
     }
     if (zip_set_file_compression(za.get(), static_cast<zip_uint64_t>(idx),
                                  compress ? ZIP_CM_DEFLATE : ZIP_CM_STORE, 0) != 0) {
-      SHADE_THROW << path << ": cannot set compression of " << member << ": " << zip_strerror(za.get());
+      SHADE_THROW_IO << path << ": cannot set compression of " << member << ": "
+                     << zip_strerror(za.get());
     }
   }
   zip_t* z = za.release();
   if (zip_close(z) != 0) {
     const std::string msg = zip_strerror(z);
     zip_discard(z);
-    SHADE_THROW << path << ": writing the npz archive failed: " << msg;
+    SHADE_THROW_IO << path << ": writing the npz archive failed: " << msg;
   }
 }
 

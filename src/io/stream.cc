@@ -21,8 +21,8 @@ const std::string& MemoryName() {
 
 void Stream::ReadExact(void* ptr, std::size_t size, const char* what) {
   const std::size_t got = size == 0 ? 0 : Read(ptr, size);
-  SHADE_CHECK_EQ(got, size) << name() << ": file truncated while reading " << what << " (needed "
-                            << size << " bytes, got " << got << ")";
+  SHADE_CHECK_IO_EQ(got, size) << name() << ": file truncated while reading " << what << " (needed "
+                               << size << " bytes, got " << got << ")";
 }
 
 FileStream::FileStream(const std::string& path, const char* mode) : path_(path) {
@@ -33,8 +33,8 @@ FileStream::FileStream(const std::string& path, const char* mode) : path_(path) 
   fp_ = std::fopen(path.c_str(), m.c_str());
   if (fp_ == nullptr) {
     const int err = errno;
-    SHADE_THROW << "FileStream: cannot open " << path << " with mode \"" << mode
-                << "\": " << std::strerror(err);
+    SHADE_THROW_IO << "FileStream: cannot open " << path << " with mode \"" << mode
+                   << "\": " << std::strerror(err);
   }
   writable_ = mode[0] != 'r' || m.find('+') != std::string::npos;
 }
@@ -48,7 +48,7 @@ std::size_t FileStream::Read(void* ptr, std::size_t size) {
   const std::size_t got = std::fread(ptr, 1, size, fp_);
   if (got < size && std::ferror(fp_)) {
     const int err = errno;
-    SHADE_THROW << "FileStream: read error on " << path_ << ": " << std::strerror(err);
+    SHADE_THROW_IO << "FileStream: read error on " << path_ << ": " << std::strerror(err);
   }
   return got;
 }
@@ -60,8 +60,8 @@ void FileStream::Write(const void* ptr, std::size_t size) {
   const std::size_t put = std::fwrite(ptr, 1, size, fp_);
   if (put != size) {
     const int err = errno;
-    SHADE_THROW << "FileStream: wrote " << put << " of " << size << " bytes to " << path_ << ": "
-                << std::strerror(err);
+    SHADE_THROW_IO << "FileStream: wrote " << put << " of " << size << " bytes to " << path_ << ": "
+                   << std::strerror(err);
   }
 }
 
@@ -82,7 +82,7 @@ void FileStream::Close() {
   fp_ = nullptr;
   if (std::fclose(fp) != 0) {
     const int err = errno;
-    SHADE_THROW << "FileStream: closing " << path_ << " failed: " << std::strerror(err);
+    SHADE_THROW_IO << "FileStream: closing " << path_ << " failed: " << std::strerror(err);
   }
 }
 
@@ -107,7 +107,9 @@ bool MemoryStream::BytesLeft(std::uint64_t* out) const {
   return true;
 }
 
-const std::string& MemoryStream::name() const { return MemoryName(); }
+const std::string& MemoryStream::name() const {
+  return MemoryName();
+}
 
 void MemoryStream::Seek(std::size_t pos) {
   SHADE_CHECK_LE(pos, buffer_.size()) << "MemoryStream::Seek past the end";
@@ -123,7 +125,7 @@ std::size_t MemoryViewStream::Read(void* ptr, std::size_t size) {
 }
 
 void MemoryViewStream::Write(const void*, std::size_t size) {
-  SHADE_THROW << "MemoryViewStream: cannot write " << size << " bytes to a read-only view";
+  SHADE_THROW_IO << "MemoryViewStream: cannot write " << size << " bytes to a read-only view";
 }
 
 bool MemoryViewStream::BytesLeft(std::uint64_t* out) const {
@@ -131,7 +133,9 @@ bool MemoryViewStream::BytesLeft(std::uint64_t* out) const {
   return true;
 }
 
-const std::string& MemoryViewStream::name() const { return MemoryName(); }
+const std::string& MemoryViewStream::name() const {
+  return MemoryName();
+}
 
 }  // namespace io
 }  // namespace shade

@@ -16,8 +16,8 @@ std::size_t MaxStorageBytes() {
   // Asking the system for more than it has only fails later (or aborts under sanitizers);
   // refuse it up front with a message naming the request.
   static const std::size_t limit = [] {
-    const long pages = sysconf(_SC_PHYS_PAGES);      // NOLINT(runtime/int)
-    const long page_size = sysconf(_SC_PAGESIZE);    // NOLINT(runtime/int)
+    const long pages = sysconf(_SC_PHYS_PAGES);    // NOLINT(runtime/int)
+    const long page_size = sysconf(_SC_PAGESIZE);  // NOLINT(runtime/int)
     if (pages <= 0 || page_size <= 0) return std::size_t(1) << 40;
     std::size_t bytes = 0;
     if (__builtin_mul_overflow(static_cast<std::size_t>(pages), static_cast<std::size_t>(page_size),
@@ -88,7 +88,8 @@ void StorageImpl::ResetData(void* ptr, std::size_t capacity, MemoryDeleter delet
 }
 
 void* StorageImpl::AllocateData(TypeMeta meta, std::size_t nbytes) {
-  SHADE_CHECK(meta.initialized()) << "Storage: cannot allocate for an uninitialized element type";
+  SHADE_CHECK_TYPE(meta.initialized())
+      << "Storage: cannot allocate for an uninitialized element type";
   SHADE_CHECK_LE(nbytes, MaxStorageBytes())
       << "Storage: allocation request of " << nbytes << " bytes exceeds the machine's memory ("
       << MaxStorageBytes() << " bytes)";
@@ -107,8 +108,9 @@ void* StorageImpl::AllocateData(TypeMeta meta, std::size_t nbytes) {
     return a.ptr;
   }
   // Non-trivial element types are constructed and destroyed in place: host memory only.
-  SHADE_CHECK_EQ(dev_mask_, cpu::kDevMask) << "Storage: element type " << meta.name()
-                                           << " needs construction, which only host memory allows";
+  SHADE_CHECK_TYPE_EQ(dev_mask_, cpu::kDevMask)
+      << "Storage: element type " << meta.name()
+      << " needs construction, which only host memory allows";
   const Allocation a = allocator.Allocate(nbytes);
   const std::size_t n = nbytes / meta.itemsize();
   try {

@@ -10,7 +10,8 @@ namespace shade {
 
 void THContiguousSection(IndexSpan sizes, IndexSpan strides, index_t* dim, index_t* size,
                          index_t* stride) {
-  SHADE_CHECK_EQ(sizes.size(), strides.size()) << "THContiguousSection: sizes and strides differ in rank";
+  SHADE_CHECK_SHAPE_EQ(sizes.size(), strides.size())
+      << "THContiguousSection: sizes and strides differ in rank";
   const index_t nd = static_cast<index_t>(sizes.size());
   // What is the first stride (ignoring trailing size-1 dims)? It is used for the whole section.
   index_t d = nd - 1;
@@ -33,8 +34,8 @@ void THContiguousSection(IndexSpan sizes, IndexSpan strides, index_t* dim, index
   *dim = d;
 }
 
-ApplyPlan MakeApplyPlan(IndexSpan sizes, const IndexSpan* strides, const index_t* itemsize, int nops,
-                        const ApplyOptions& opt) {
+ApplyPlan MakeApplyPlan(IndexSpan sizes, const IndexSpan* strides, const index_t* itemsize,
+                        int nops, const ApplyOptions& opt) {
   SHADE_CHECK_GE(nops, 1) << "MakeApplyPlan: need an operand";
   const int nd_in = static_cast<int>(sizes.size());
   ApplyPlan p;
@@ -42,11 +43,13 @@ ApplyPlan MakeApplyPlan(IndexSpan sizes, const IndexSpan* strides, const index_t
   p.itemsize.assign(itemsize, itemsize + nops);
   p.numel = 1;
   for (int d = 0; d < nd_in; ++d) {
-    SHADE_CHECK_GE(sizes[d], 0) << "MakeApplyPlan: size " << sizes[d] << " of dimension " << d;
+    SHADE_CHECK_SHAPE_GE(sizes[d], 0)
+        << "MakeApplyPlan: size " << sizes[d] << " of dimension " << d;
     p.numel = CheckedMul(p.numel, sizes[d], "apply numel");
   }
   for (int o = 0; o < nops; ++o) {
-    SHADE_CHECK_EQ(strides[o].size(), sizes.size()) << "MakeApplyPlan: operand " << o << " rank";
+    SHADE_CHECK_SHAPE_EQ(strides[o].size(), sizes.size())
+        << "MakeApplyPlan: operand " << o << " rank";
     SHADE_CHECK_GT(itemsize[o], 0) << "MakeApplyPlan: operand " << o << " element size";
   }
   if (p.numel == 0) return p;
@@ -84,7 +87,7 @@ ApplyPlan MakeApplyPlan(IndexSpan sizes, const IndexSpan* strides, const index_t
     for (int o = 0; o < nops; ++o) mst.push_back(1);
   }
   p.ndim = static_cast<int>(msz.size());
-  SHADE_CHECK_LE(p.ndim, detail::kMaxApplyDims) << "MakeApplyPlan: too many dimensions";
+  SHADE_CHECK_SHAPE_LE(p.ndim, detail::kMaxApplyDims) << "MakeApplyPlan: too many dimensions";
   p.sizes = msz;
   p.strides.resize(mst.size());
   for (int d = 0; d < p.ndim; ++d) {
@@ -104,7 +107,8 @@ ApplyPlan MakeApplyPlan(IndexSpan sizes, const IndexSpan* strides, const index_t
     for (int o = 0; o < nops; ++o) {
       max_item = std::max(max_item, itemsize[o]);
       const index_t inner_st = p.strides[in * nops + o];
-      if (p.strides[(in - 1) * nops + o] == itemsize[o] && inner_st != itemsize[o] && inner_st != 0) {
+      if (p.strides[(in - 1) * nops + o] == itemsize[o] && inner_st != itemsize[o] &&
+          inner_st != 0) {
         transposed = true;
       }
     }

@@ -103,7 +103,8 @@ void CopyObjectsRun(const StridedRun<2>& r, TypeMeta meta) {
     meta.CopyItems(r.data[1], r.data[0], static_cast<std::size_t>(r.n));
     return;
   }
-  for (index_t i = 0; i < r.n; ++i) meta.CopyItems(r.data[1] + i * r.stride[1], r.data[0] + i * r.stride[0], 1);
+  for (index_t i = 0; i < r.n; ++i)
+    meta.CopyItems(r.data[1] + i * r.stride[1], r.data[0] + i * r.stride[0], 1);
 }
 
 // [first byte, one past the last byte) that a layout touches.
@@ -120,13 +121,15 @@ void NDArray::copy_(const NDArray& src) const {
   SHADE_CHECK(defined()) << "copy_: the destination NDArray is undefined";
   SHADE_CHECK(src.defined()) << "copy_: the source NDArray is undefined";
   const TypeMeta dmeta = dtype(), smeta = src.dtype();
-  SHADE_CHECK(dmeta.initialized()) << "copy_: the destination " << *this << " has no element type";
-  SHADE_CHECK(smeta.initialized()) << "copy_: the source " << src << " has no element type";
+  SHADE_CHECK_TYPE(dmeta.initialized())
+      << "copy_: the destination " << *this << " has no element type";
+  SHADE_CHECK_TYPE(smeta.initialized()) << "copy_: the source " << src << " has no element type";
   NDArray source = src.sizes() == sizes() ? src : src.expand(sizes());
   if (numel() == 0) return;
   SHADE_CHECK(data_ptr() != nullptr)
       << "copy_: the destination " << *this << " has no memory allocated (call mutable_data first)";
-  SHADE_CHECK(source.data_ptr() != nullptr) << "copy_: the source " << src << " has no memory allocated";
+  SHADE_CHECK(source.data_ptr() != nullptr)
+      << "copy_: the source " << src << " has no memory allocated";
   SHADE_CHECK(is_non_overlapping())
       << "copy_: cannot write into " << *this
       << ": its elements overlap (an expanded view with zero strides, or as_strided)";
@@ -145,14 +148,23 @@ void NDArray::copy_(const NDArray& src) const {
       return;
     }
     switch (dmeta.itemsize()) {  // raw types move as words of their size (not a dtype switch)
-      case 1: ApplyNDArrays<2>(ops, CopySameKernel<std::uint8_t>()); return;
-      case 2: ApplyNDArrays<2>(ops, CopySameKernel<std::uint16_t>()); return;
-      case 4: ApplyNDArrays<2>(ops, CopySameKernel<std::uint32_t>()); return;
-      case 8: ApplyNDArrays<2>(ops, CopySameKernel<std::uint64_t>()); return;
+      case 1:
+        ApplyNDArrays<2>(ops, CopySameKernel<std::uint8_t>());
+        return;
+      case 2:
+        ApplyNDArrays<2>(ops, CopySameKernel<std::uint16_t>());
+        return;
+      case 4:
+        ApplyNDArrays<2>(ops, CopySameKernel<std::uint32_t>());
+        return;
+      case 8:
+        ApplyNDArrays<2>(ops, CopySameKernel<std::uint64_t>());
+        return;
       default: {
         const std::size_t n = dmeta.itemsize();
         ApplyNDArrays<2>(ops, [n](const StridedRun<2>& r) {
-          for (index_t i = 0; i < r.n; ++i) std::memcpy(r.data[0] + i * r.stride[0], r.data[1] + i * r.stride[1], n);
+          for (index_t i = 0; i < r.n; ++i)
+            std::memcpy(r.data[0] + i * r.stride[0], r.data[1] + i * r.stride[1], n);
         });
         return;
       }
@@ -170,7 +182,8 @@ void NDArray::copy_(const NDArray& src) const {
 
 void NDArray::Fill(double value) const {
   SHADE_CHECK(defined()) << "Fill: the NDArray is undefined";
-  SHADE_CHECK_GE(type_flag(), 0) << "Fill: element type " << dtype().name() << " is not numeric";
+  SHADE_CHECK_TYPE_GE(type_flag(), 0)
+      << "Fill: element type " << dtype().name() << " is not numeric";
   if (numel() == 0) return;
   SHADE_CHECK(data_ptr() != nullptr) << "Fill: " << *this << " has no memory allocated";
   SHADE_CHECK(is_non_overlapping())

@@ -14,7 +14,7 @@ namespace shade {
 namespace {
 
 void CheckDType(int dtype, const char* who) {
-  SHADE_CHECK(IsValidTypeFlag(dtype)) << who << ": unknown dtype flag " << dtype;
+  SHADE_CHECK_TYPE(IsValidTypeFlag(dtype)) << who << ": unknown dtype flag " << dtype;
 }
 
 template <typename T, typename V>
@@ -28,7 +28,8 @@ T ToElement(V v) {
 
 // splitmix64 finaliser over the three coordinates of a stream.
 std::uint64_t Mix(std::uint64_t seed, std::uint64_t call, std::uint64_t chunk) {
-  std::uint64_t z = seed * 0x9E3779B97F4A7C15ull ^ (call + 0x632BE59BD9B4E019ull) * 0xBF58476D1CE4E5B9ull ^
+  std::uint64_t z = seed * 0x9E3779B97F4A7C15ull ^
+                    (call + 0x632BE59BD9B4E019ull) * 0xBF58476D1CE4E5B9ull ^
                     (chunk + 0x94D049BB133111EBull) * 0xD6E8FEEB86659FD5ull;
   z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
   z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
@@ -42,9 +43,13 @@ NDArray empty(IndexSpan shape, int dtype) {
   return NDArray::Empty(shape, dtype);
 }
 
-NDArray zeros(IndexSpan shape, int dtype) { return full(shape, 0.0, dtype); }
+NDArray zeros(IndexSpan shape, int dtype) {
+  return full(shape, 0.0, dtype);
+}
 
-NDArray ones(IndexSpan shape, int dtype) { return full(shape, 1.0, dtype); }
+NDArray ones(IndexSpan shape, int dtype) {
+  return full(shape, 1.0, dtype);
+}
 
 NDArray full(IndexSpan shape, double value, int dtype) {
   CheckDType(dtype, "full");
@@ -67,7 +72,8 @@ NDArray full_int(IndexSpan shape, std::int64_t value, int dtype) {
       } else {
         fits = value >= 0 && static_cast<std::uint64_t>(value) <= std::numeric_limits<T>::max();
       }
-      SHADE_CHECK(fits) << "full_int: value " << value << " does not fit " << DataType<T>::kName;
+      SHADE_CHECK_TYPE(fits) << "full_int: value " << value << " does not fit "
+                             << DataType<T>::kName;
       v = static_cast<T>(value);
     } else {
       v = ToElement<T>(static_cast<double>(value));
@@ -108,8 +114,8 @@ NDArray ArangeInt(std::int64_t start, std::int64_t stop, std::int64_t step, int 
 NDArray ArangeFloat(double start, double stop, double step, int dtype) {
   CheckDType(dtype, "arange");
   SHADE_CHECK(step != 0 && std::isfinite(step) && std::isfinite(start) && std::isfinite(stop))
-      << "arange: need finite start, stop and a non-zero finite step (got " << start << ", " << stop << ", "
-      << step << ")";
+      << "arange: need finite start, stop and a non-zero finite step (got " << start << ", " << stop
+      << ", " << step << ")";
   const double len = std::ceil((stop - start) / step);
   SHADE_CHECK(len < 9.2e18) << "arange: too many elements (" << len << ")";
   const index_t n = len > 0 ? static_cast<index_t>(len) : 0;
@@ -132,7 +138,8 @@ NDArray linspace(double start, double stop, index_t num, bool endpoint, int dtyp
   SHADE_CHECK_GE(num, 0) << "linspace: number of samples " << num << " must be non-negative";
   const index_t div = endpoint ? num - 1 : num;
   const double delta = stop - start;
-  const double step = div > 0 ? delta / static_cast<double>(div) : std::numeric_limits<double>::quiet_NaN();
+  const double step =
+      div > 0 ? delta / static_cast<double>(div) : std::numeric_limits<double>::quiet_NaN();
   NDArray out = NDArray::Empty({num}, dtype);
   const bool integer = KindOf(dtype) == DTypeKind::kSigned || KindOf(dtype) == DTypeKind::kUnsigned;
   DispatchDType(dtype, [&](auto tag) {
@@ -164,7 +171,7 @@ NDArray linspace(double start, double stop, index_t num, bool endpoint, int dtyp
 NDArray eye(index_t n, index_t m, index_t k, int dtype) {
   CheckDType(dtype, "eye");
   if (m < 0) m = n;
-  SHADE_CHECK_GE(n, 0) << "eye: negative dimensions are not allowed (N=" << n << ")";
+  SHADE_CHECK_SHAPE_GE(n, 0) << "eye: negative dimensions are not allowed (N=" << n << ")";
   NDArray out = zeros({n, m}, dtype);
   for (index_t i = 0; i < n; ++i) {
     const index_t j = i + k;
@@ -199,7 +206,8 @@ NDArray Generator::Generate(IndexSpan shape, int dtype, const char* who, Draw dr
 namespace {
 void CheckFloating(int dtype, const char* who) {
   CheckDType(dtype, who);
-  SHADE_CHECK(KindOf(dtype) == DTypeKind::kFloat) << who << ": needs a floating dtype, got " << TypeFlagName(dtype);
+  SHADE_CHECK_TYPE(KindOf(dtype) == DTypeKind::kFloat)
+      << who << ": needs a floating dtype, got " << TypeFlagName(dtype);
 }
 }  // namespace
 
@@ -224,7 +232,9 @@ NDArray Generator::uniform(double low, double high, IndexSpan shape, int dtype) 
   });
 }
 
-NDArray Generator::rand(IndexSpan shape, int dtype) { return uniform(0.0, 1.0, shape, dtype); }
+NDArray Generator::rand(IndexSpan shape, int dtype) {
+  return uniform(0.0, 1.0, shape, dtype);
+}
 
 NDArray Generator::normal(double mean, double stddev, IndexSpan shape, int dtype) {
   CheckFloating(dtype, "normal");
@@ -238,22 +248,26 @@ NDArray Generator::normal(double mean, double stddev, IndexSpan shape, int dtype
   });
 }
 
-NDArray Generator::randn(IndexSpan shape, int dtype) { return normal(0.0, 1.0, shape, dtype); }
+NDArray Generator::randn(IndexSpan shape, int dtype) {
+  return normal(0.0, 1.0, shape, dtype);
+}
 
 NDArray Generator::randint(std::int64_t low, std::int64_t high, IndexSpan shape, int dtype) {
   CheckDType(dtype, "randint");
   const DTypeKind kind = KindOf(dtype);
-  SHADE_CHECK(kind == DTypeKind::kSigned || kind == DTypeKind::kUnsigned)
+  SHADE_CHECK_TYPE(kind == DTypeKind::kSigned || kind == DTypeKind::kUnsigned)
       << "randint: needs an integer dtype, got " << TypeFlagName(dtype);
   SHADE_CHECK_LT(low, high) << "randint: low >= high";
   DispatchDType(dtype, [&](auto tag) {
     using T = typename decltype(tag)::type;
     if constexpr (std::is_integral<T>::value && !std::is_same<T, bool>::value) {
-      const bool lo_ok = std::is_signed<T>::value ? low >= static_cast<std::int64_t>(std::numeric_limits<T>::min())
-                                                  : low >= 0;
-      const bool hi_ok = static_cast<std::uint64_t>(high - 1) <= static_cast<std::uint64_t>(std::numeric_limits<T>::max());
-      SHADE_CHECK(lo_ok && hi_ok) << "randint: [" << low << ", " << high << ") is out of bounds for "
-                                  << DataType<T>::kName;
+      const bool lo_ok = std::is_signed<T>::value
+                             ? low >= static_cast<std::int64_t>(std::numeric_limits<T>::min())
+                             : low >= 0;
+      const bool hi_ok = static_cast<std::uint64_t>(high - 1) <=
+                         static_cast<std::uint64_t>(std::numeric_limits<T>::max());
+      SHADE_CHECK_TYPE(lo_ok && hi_ok)
+          << "randint: [" << low << ", " << high << ") is out of bounds for " << DataType<T>::kName;
     }
   });
   return Generate(shape, dtype, "randint", [low, high](std::mt19937_64& g, auto tag) {

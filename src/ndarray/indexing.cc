@@ -21,15 +21,17 @@ namespace {
 
 void CheckArray(const NDArray& a, const char* op, const char* what) {
   SHADE_CHECK(a.defined()) << op << ": " << what << " is an undefined NDArray";
-  SHADE_CHECK_GE(a.type_flag(), 0) << op << ": " << what << " has non-numeric element type " << a.dtype().name();
-  SHADE_CHECK(a.data_ptr() != nullptr || a.numel() == 0) << op << ": " << what << " has no memory allocated";
+  SHADE_CHECK_TYPE_GE(a.type_flag(), 0)
+      << op << ": " << what << " has non-numeric element type " << a.dtype().name();
+  SHADE_CHECK(a.data_ptr() != nullptr || a.numel() == 0)
+      << op << ": " << what << " has no memory allocated";
 }
 
 // Index values as int64 (row-major), each checked against `size` and wrapped when negative.
 std::vector<index_t> ReadIndices(const NDArray& idx, index_t size, index_t axis, const char* op) {
   CheckArray(idx, op, "the index array");
   const DTypeKind kind = KindOf(idx.type_flag());
-  SHADE_CHECK(kind == DTypeKind::kSigned || kind == DTypeKind::kUnsigned)
+  SHADE_CHECK_TYPE(kind == DTypeKind::kSigned || kind == DTypeKind::kUnsigned)
       << op << ": index arrays must have an integer dtype, got " << TypeFlagName(idx.type_flag());
   std::vector<index_t> out(static_cast<std::size_t>(idx.numel()));
   if (out.empty()) return out;
@@ -51,8 +53,8 @@ std::vector<index_t> ReadIndices(const NDArray& idx, index_t size, index_t axis,
           } else {
             os << static_cast<long long>(v);  // NOLINT(runtime/int)
           }
-          SHADE_THROW << op << ": index " << os.str() << " is out of bounds for axis " << axis << " with size "
-                      << size;
+          SHADE_THROW_INDEX << op << ": index " << os.str() << " is out of bounds for axis " << axis
+                            << " with size " << size;
         }
         out[i] = x < 0 ? x + size : x;
       }
@@ -88,7 +90,9 @@ std::vector<index_t> BroadcastIndexShapes(const std::vector<NDArray>& arrays, co
                                 next.data())) {
       std::ostringstream os;
       for (const NDArray& y : arrays) os << ' ' << y.sizes();
-      SHADE_THROW << op << ": shape mismatch: index arrays could not be broadcast together with shapes" << os.str();
+      SHADE_THROW_SHAPE
+          << op << ": shape mismatch: index arrays could not be broadcast together with shapes"
+          << os.str();
     }
     out.swap(next);
   }
@@ -96,32 +100,35 @@ std::vector<index_t> BroadcastIndexShapes(const std::vector<NDArray>& arrays, co
 }
 
 // Expands bool index arrays into their nonzero() arrays; checks they fit the indexed dims.
-std::vector<NDArray> ExpandMasks(const NDArray& a, const std::vector<NDArray>& indices, const char* op) {
+std::vector<NDArray> ExpandMasks(const NDArray& a, const std::vector<NDArray>& indices,
+                                 const char* op) {
   std::vector<NDArray> out;
   index_t dim = 0;
   for (std::size_t k = 0; k < indices.size(); ++k) {
     const NDArray& x = indices[k];
     CheckArray(x, op, "an index array");
     if (x.type_flag() == kBool) {
-      SHADE_CHECK_LE(dim + x.ndim(), a.ndim()) << op << ": too many indices for an array of shape " << a.sizes()
-                                               << " (boolean index of shape " << x.sizes() << ")";
+      SHADE_CHECK_INDEX_LE(dim + x.ndim(), a.ndim())
+          << op << ": too many indices for an array of shape " << a.sizes()
+          << " (boolean index of shape " << x.sizes() << ")";
       for (int d = 0; d < x.ndim(); ++d) {
-        SHADE_CHECK_EQ(x.size(d), a.size(dim + d))
+        SHADE_CHECK_INDEX_EQ(x.size(d), a.size(dim + d))
             << op << ": boolean index did not match indexed array along dimension " << dim + d
-            << "; dimension is " << a.size(dim + d) << " but corresponding boolean dimension is " << x.size(d)
-            << " (array shape " << a.sizes() << ", mask shape " << x.sizes() << ")";
+            << "; dimension is " << a.size(dim + d) << " but corresponding boolean dimension is "
+            << x.size(d) << " (array shape " << a.sizes() << ", mask shape " << x.sizes() << ")";
       }
       for (NDArray& nz : nonzero(x)) out.push_back(nz);
       dim += x.ndim() == 0 ? 0 : x.ndim();
       if (x.ndim() == 0) {
-        SHADE_THROW << op << ": a rank-0 boolean index is not supported (array shape " << a.sizes() << ")";
+        SHADE_THROW_SHAPE << op << ": a rank-0 boolean index is not supported (array shape "
+                          << a.sizes() << ")";
       }
     } else {
       out.push_back(x);
       ++dim;
     }
   }
-  SHADE_CHECK_LE(static_cast<index_t>(out.size()), a.ndim())
+  SHADE_CHECK_INDEX_LE(static_cast<index_t>(out.size()), a.ndim())
       << op << ": too many indices for an array of shape " << a.sizes() << ": " << out.size()
       << " index arrays for " << a.ndim() << " dimensions";
   return out;
@@ -137,8 +144,10 @@ std::vector<index_t> FlatRows(const NDArray& a, const std::vector<NDArray>& idx,
   std::vector<index_t> rows(static_cast<std::size_t>(n), 0);
   for (std::size_t k = 0; k < idx.size(); ++k) {
     const NDArray e = idx[k].expand(*bshape);
-    const std::vector<index_t> v = ReadIndices(e, a.size(static_cast<index_t>(k)), static_cast<index_t>(k), op);
-    for (std::size_t i = 0; i < rows.size(); ++i) rows[i] = rows[i] * a.size(static_cast<index_t>(k)) + v[i];
+    const std::vector<index_t> v =
+        ReadIndices(e, a.size(static_cast<index_t>(k)), static_cast<index_t>(k), op);
+    for (std::size_t i = 0; i < rows.size(); ++i)
+      rows[i] = rows[i] * a.size(static_cast<index_t>(k)) + v[i];
   }
   return rows;
 }
@@ -148,8 +157,9 @@ std::vector<index_t> FlatRows(const NDArray& a, const std::vector<NDArray>& idx,
 NDArray take(const NDArray& a, const NDArray& indices, index_t axis) {
   CheckArray(a, "take", "the array");
   const int nd = a.ndim();
-  SHADE_CHECK(axis >= -nd && axis < nd) << "take: axis " << axis << " is out of bounds for an array of dimension "
-                                        << nd << " (shape " << a.sizes() << ")";
+  SHADE_CHECK_INDEX(axis >= -nd && axis < nd)
+      << "take: axis " << axis << " is out of bounds for an array of dimension " << nd << " (shape "
+      << a.sizes() << ")";
   const int ax = static_cast<int>(axis < 0 ? axis + nd : axis);
   const std::vector<index_t> rows = ReadIndices(indices, a.size(ax), ax, "take");
   std::vector<index_t> shape;
@@ -178,7 +188,8 @@ NDArray take(const NDArray& a, const NDArray& indices) {
 
 std::vector<NDArray> nonzero(const NDArray& a) {
   CheckArray(a, "nonzero", "the array");
-  SHADE_CHECK_GE(a.ndim(), 1) << "nonzero: calling nonzero on a rank-0 array is not allowed (NumPy refuses it too)";
+  SHADE_CHECK_SHAPE_GE(a.ndim(), 1)
+      << "nonzero: calling nonzero on a rank-0 array is not allowed (NumPy refuses it too)";
   const NDArray b = astype(a, kBool).contiguous();
   const bool* p = static_cast<const bool*>(b.data_ptr());
   index_t count = 0;
@@ -222,12 +233,12 @@ NDArray index(const NDArray& a, const std::vector<NDArray>& indices) {
   return out;
 }
 
-const NDArray& index_put_(const NDArray& a, const std::vector<NDArray>& indices, const NDArray& values,
-                          bool accumulate) {
+const NDArray& index_put_(const NDArray& a, const std::vector<NDArray>& indices,
+                          const NDArray& values, bool accumulate) {
   CheckArray(a, "index_put_", "the destination");
   CheckArray(values, "index_put_", "the values");
-  SHADE_CHECK(a.is_non_overlapping()) << "index_put_: cannot write into " << a
-                                      << ": its elements overlap (an expanded view)";
+  SHADE_CHECK(a.is_non_overlapping())
+      << "index_put_: cannot write into " << a << ": its elements overlap (an expanded view)";
   const std::vector<NDArray> idx = ExpandMasks(a, indices, "index_put_");
   std::vector<index_t> shape;
   std::vector<index_t> rows;
@@ -252,8 +263,9 @@ const NDArray& index_put_(const NDArray& a, const std::vector<NDArray>& indices,
     const index_t want = vshape[vshape.size() - values.ndim() + d];
     fits = values.size(d) == want || values.size(d) == 1;
   }
-  SHADE_CHECK(fits) << "index_put_: shape mismatch: value array of shape " << values.sizes()
-                    << " could not be broadcast to indexing result of shape " << IndexSpan(shape);
+  SHADE_CHECK_SHAPE(fits) << "index_put_: shape mismatch: value array of shape " << values.sizes()
+                          << " could not be broadcast to indexing result of shape "
+                          << IndexSpan(shape);
   const index_t n = static_cast<index_t>(rows.size());
   if (n == 0 || inner == 0) return a;
   NDArray v = values.expand(vshape).reshape({n, inner});
@@ -281,7 +293,7 @@ const NDArray& index_put_(const NDArray& a, const std::vector<NDArray>& indices,
 
 const NDArray& masked_fill_(const NDArray& a, const NDArray& mask, double value) {
   CheckArray(mask, "masked_fill_", "the mask");
-  SHADE_CHECK_EQ(mask.type_flag(), static_cast<int>(kBool))
+  SHADE_CHECK_TYPE_EQ(mask.type_flag(), static_cast<int>(kBool))
       << "masked_fill_: the mask must be bool, got " << TypeFlagName(mask.type_flag());
   NDArray v = NDArray::Empty({}, kFloat64);
   v.Fill(value);

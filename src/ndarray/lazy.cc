@@ -9,10 +9,10 @@
 
 namespace shade {
 
-using lazy::Info;
-using lazy::Resolved;
-using lazy::Resolve;
 using lazy::HarmfulOverlap;
+using lazy::Info;
+using lazy::Resolve;
+using lazy::Resolved;
 
 namespace {
 
@@ -231,10 +231,11 @@ Expr Expr::Make(OpCode op, Expr a, Expr b, Expr c) {
   const int ra = a.num_nodes_ - 1;
   const int rb = a.Append(std::move(b));
   const int rc = a.Append(std::move(c));
-  a.nodes_[a.num_nodes_++] = Node{NodeKind::kOp, op,
-                                  {static_cast<std::int8_t>(ra), static_cast<std::int8_t>(rb),
-                                   static_cast<std::int8_t>(rc)},
-                                  0};
+  a.nodes_[a.num_nodes_++] = Node{
+      NodeKind::kOp,
+      op,
+      {static_cast<std::int8_t>(ra), static_cast<std::int8_t>(rb), static_cast<std::int8_t>(rc)},
+      0};
   return a;
 }
 
@@ -285,14 +286,16 @@ const NDArray& Expr::eval(const NDArray& out) const {
   const char* name = nodes_[root].kind == NodeKind::kOp ? Info(nodes_[root].op).name : "assign";
   SHADE_CHECK(out.defined()) << name << ": out is an undefined NDArray";
   CheckDevices(name, {num_arrays() > 0 ? &arrays()[0] : nullptr, &out});
-  SHADE_CHECK_GE(out.type_flag(), 0) << name << ": out " << out << " has a non-numeric or unset element type";
+  SHADE_CHECK_TYPE_GE(out.type_flag(), 0)
+      << name << ": out " << out << " has a non-numeric or unset element type";
   const IndexSpan shape(r.shape[root], static_cast<std::size_t>(r.ndim[root]));
-  SHADE_CHECK(out.sizes() == shape) << name << ": out has shape " << out.sizes()
-                                    << " but the broadcast result has shape " << shape;
-  SHADE_CHECK(CanCast(r.dtype[root], out.type_flag(), Casting::kSameKind))
-      << name << ": cannot cast the result from " << TypeFlagName(r.dtype[root]) << " to out's dtype "
-      << TypeFlagName(out.type_flag()) << " with casting rule 'same_kind'";
-  SHADE_CHECK(out.numel() == 0 || out.data_ptr() != nullptr) << name << ": out " << out << " has no memory allocated";
+  SHADE_CHECK_SHAPE(out.sizes() == shape) << name << ": out has shape " << out.sizes()
+                                          << " but the broadcast result has shape " << shape;
+  SHADE_CHECK_TYPE(CanCast(r.dtype[root], out.type_flag(), Casting::kSameKind))
+      << name << ": cannot cast the result from " << TypeFlagName(r.dtype[root])
+      << " to out's dtype " << TypeFlagName(out.type_flag()) << " with casting rule 'same_kind'";
+  SHADE_CHECK(out.numel() == 0 || out.data_ptr() != nullptr)
+      << name << ": out " << out << " has no memory allocated";
   // (A contiguous array cannot overlap itself; the general test sorts the strides.)
   SHADE_CHECK(out.is_contiguous() || out.is_non_overlapping())
       << name << ": cannot write into " << out

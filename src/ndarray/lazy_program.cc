@@ -38,7 +38,8 @@ void ConvertScalar(const WeakScalar& s, int flag, void* dst) {
         fits = s.i >= static_cast<std::int64_t>(std::numeric_limits<T>::min()) &&
                s.i <= static_cast<std::int64_t>(std::numeric_limits<T>::max());
       }
-      SHADE_CHECK(fits) << "Python-like integer " << (s.big ? std::to_string(s.u) : std::to_string(s.i))
+      SHADE_CHECK(fits) << "Python-like integer "
+                        << (s.big ? std::to_string(s.u) : std::to_string(s.i))
                         << " is out of bounds for " << DataType<T>::kName
                         << " (NEP 50: an int scalar takes the array's dtype)";
       v = s.big ? static_cast<T>(s.u) : static_cast<T>(s.i);
@@ -67,9 +68,9 @@ struct NodeProg {
   std::int16_t itemsize;        // of the node's dtype
   std::int16_t in_itemsize[3];  // of each input's operand dtype
   dyn::OpKernel kernel;
-  dyn::CastKernel cast[3];      // input conversions (null: none)
-  std::int32_t buf;             // byte offset of the node's tile buffer in scratch
-  std::int32_t slot[3];         // byte offsets of the per-input slots
+  dyn::CastKernel cast[3];            // input conversions (null: none)
+  std::int32_t buf;                   // byte offset of the node's tile buffer in scratch
+  std::int32_t slot[3];               // byte offsets of the per-input slots
   alignas(8) unsigned char value[8];  // a scalar leaf's converted value
 };
 
@@ -78,11 +79,11 @@ struct Program {
   NodeProg node[kN];
   int out_flag;
   index_t out_itemsize;
-  dyn::CastKernel out_cast;   // root dtype -> out dtype
-  bool root_direct;           // the root op may write straight into a contiguous output run
-  std::int32_t stage;         // byte offset of the output staging buffer
+  dyn::CastKernel out_cast;  // root dtype -> out dtype
+  bool root_direct;          // the root op may write straight into a contiguous output run
+  std::int32_t stage;        // byte offset of the output staging buffer
   index_t tile;
-  dyn::VmProgram vm;          // the register program, when the expression has one (flag >= 0)
+  dyn::VmProgram vm;  // the register program, when the expression has one (flag >= 0)
 };
 
 constexpr std::size_t kScratchBytes = 48 * 1024;
@@ -97,11 +98,13 @@ constexpr std::size_t kTileBudgetBytes = 16 * 1024;
 // of a run whose stride is not the element size).
 void Gather(int size, index_t n, void* dst, const char* src, index_t stride) {
   char* d = static_cast<char*>(dst);
-  for (index_t i = 0; i < n; ++i) std::memcpy(d + i * size, src + i * stride, static_cast<std::size_t>(size));
+  for (index_t i = 0; i < n; ++i)
+    std::memcpy(d + i * size, src + i * stride, static_cast<std::size_t>(size));
 }
 void Scatter(int size, index_t n, char* dst, index_t stride, const void* src) {
   const char* s = static_cast<const char*>(src);
-  for (index_t i = 0; i < n; ++i) std::memcpy(dst + i * stride, s + i * size, static_cast<std::size_t>(size));
+  for (index_t i = 0; i < n; ++i)
+    std::memcpy(dst + i * stride, s + i * size, static_cast<std::size_t>(size));
 }
 // Evaluates one run of n elements: data[0]/stride[0] is the output, data[k]/stride[k] array
 // operand k (byte strides; 0 = broadcast).
@@ -201,12 +204,12 @@ void RunTiles(const Program& P, char* const* data, const index_t* stride, index_
 
 dyn::OpKernel KernelFor(OpCode op, int flag) {
   const dyn::OpKernel k = dyn::GetKernel(op, flag);
-  SHADE_CHECK(k != nullptr) << Info(op).name << ": not defined for dtype " << TypeFlagName(flag);
+  SHADE_CHECK_TYPE(k != nullptr) << Info(op).name << ": not defined for dtype "
+                                 << TypeFlagName(flag);
   return k;
 }
 
 namespace {
-
 
 // Compiles e into a register program (lazy_vm.h), or leaves vm->flag at -1 when the tile
 // evaluator must run it: a node computing in another dtype than the output's float dtype, a
@@ -401,9 +404,9 @@ bool BuildProgram(const Expr& e, const Resolved& r, int out_flag, Program* P) {
   // Tile: the largest multiple of 64 elements (at most kMaxTile) whose buffers fit the tile
   // budget (each buffer padded to 64 bytes); at least 64, which always fits the scratch.
   index_t tile = dyn::kMaxTile;
-  while (tile > 64 && static_cast<std::size_t>(per_elem) * tile +
-                              static_cast<std::size_t>(nbuf) * 64 >
-                          kTileBudgetBytes) {
+  while (tile > 64 &&
+         static_cast<std::size_t>(per_elem) * tile + static_cast<std::size_t>(nbuf) * 64 >
+             kTileBudgetBytes) {
     tile -= 64;
   }
   SHADE_DCHECK(static_cast<std::size_t>(per_elem) * tile + static_cast<std::size_t>(nbuf) * 64 <=
@@ -494,12 +497,14 @@ void Run(const Expr& e, const Resolved& r, const NDArray& out, const NDArray* ar
   for (int k = 0; k < na; ++k) {
     base[k + 1] = static_cast<char*>(arrays[k].data_ptr());
     itemsize[k + 1] = static_cast<index_t>(arrays[k].itemsize());
-    SHADE_CHECK(base[k + 1] != nullptr || arrays[k].numel() == 0) << "elementwise op: operand " << arrays[k] << " has no memory allocated";
+    SHADE_CHECK(base[k + 1] != nullptr || arrays[k].numel() == 0)
+        << "elementwise op: operand " << arrays[k] << " has no memory allocated";
   }
   if (flat) {
     index_t bstride[Expr::kMaxArrays + 1];
     bstride[0] = itemsize[0];
-    for (int k = 0; k < na; ++k) bstride[k + 1] = arrays[k].numel() == 1 && numel != 1 ? 0 : itemsize[k + 1];
+    for (int k = 0; k < na; ++k)
+      bstride[k + 1] = arrays[k].numel() == 1 && numel != 1 ? 0 : itemsize[k + 1];
     ParallelFor(0, numel, opt.grain, [&](index_t b, index_t en) {
       char* d[Expr::kMaxArrays + 1];
       for (int k = 0; k < nops; ++k) d[k] = base[k] + b * bstride[k];
@@ -550,7 +555,9 @@ namespace detail {
 void SetRegisterProgramEnabled(bool enabled) {
   lazy::g_register_program_enabled.store(enabled, std::memory_order_relaxed);
 }
-std::int64_t RegisterProgramRuns() { return lazy::t_register_program_runs; }
+std::int64_t RegisterProgramRuns() {
+  return lazy::t_register_program_runs;
+}
 }  // namespace detail
 
 }  // namespace shade

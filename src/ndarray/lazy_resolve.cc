@@ -43,12 +43,12 @@ void ResolveOp(OpCode op, const PromotionOperand* in, int arity, int* opnd, int*
     case Cat::kClamp:
       break;
     case Cat::kSubtract:
-      SHADE_CHECK(kind != DTypeKind::kBool)
+      SHADE_CHECK_TYPE(kind != DTypeKind::kBool)
           << "subtract: not supported for bool operands (" << names()
           << "); NumPy refuses boolean subtract too: use logical_xor";
       break;
     case Cat::kNoBoolUnary:
-      SHADE_CHECK(kind != DTypeKind::kBool)
+      SHADE_CHECK_TYPE(kind != DTypeKind::kBool)
           << info.name << ": not supported for a bool operand (as in NumPy; use logical_not)";
       break;
     case Cat::kTrueDivide:
@@ -68,7 +68,7 @@ void ResolveOp(OpCode op, const PromotionOperand* in, int arity, int* opnd, int*
       return;
     case Cat::kBitwise:
     case Cat::kBitwiseNot:
-      SHADE_CHECK(kind != DTypeKind::kFloat)
+      SHADE_CHECK_TYPE(kind != DTypeKind::kFloat)
           << info.name << ": not supported for " << names() << " (integer or bool operands only)";
       break;
     case Cat::kFloatUnary:
@@ -103,10 +103,10 @@ void ResolveOp(OpCode op, const PromotionOperand* in, int arity, int* opnd, int*
 namespace {
 void BroadcastInto(index_t* a, int* na, const index_t* b, int nb, const char* what) {
   const int nd = std::max(*na, nb);
-  SHADE_CHECK_LE(nd, kMaxDims) << what << ": rank " << nd << " exceeds the " << kMaxDims
-                               << " dimensions elementwise ops support";
+  SHADE_CHECK_SHAPE_LE(nd, kMaxDims) << what << ": rank " << nd << " exceeds the " << kMaxDims
+                                     << " dimensions elementwise ops support";
   index_t out[kMaxDims];
-  SHADE_CHECK(BroadcastShapes(a, *na, b, nb, out))
+  SHADE_CHECK_SHAPE(BroadcastShapes(a, *na, b, nb, out))
       << what << ": operands could not be broadcast together with shapes " << ShapeString(a, *na)
       << " and " << ShapeString(b, nb);
   std::copy(out, out + nd, a);
@@ -130,11 +130,11 @@ void Resolve(const Expr& e, Resolved* r) {
     r->dtype[i] = -1;
     if (nd.kind == Expr::NodeKind::kArray) {
       const NDArray& a = e.array(nd.index);
-      SHADE_CHECK_GE(a.type_flag(), 0)
+      SHADE_CHECK_TYPE_GE(a.type_flag(), 0)
           << "elementwise op: operand " << a << " has a non-numeric or unset element type";
       r->dtype[i] = a.type_flag();
-      SHADE_CHECK_LE(a.ndim(), kMaxDims) << "elementwise op: rank " << a.ndim() << " of " << a
-                                         << " exceeds " << kMaxDims;
+      SHADE_CHECK_SHAPE_LE(a.ndim(), kMaxDims)
+          << "elementwise op: rank " << a.ndim() << " of " << a << " exceeds " << kMaxDims;
       r->ndim[i] = a.ndim();
       std::copy(a.sizes().begin(), a.sizes().end(), r->shape[i]);
     } else if (nd.kind == Expr::NodeKind::kScalar) {
@@ -148,7 +148,8 @@ void Resolve(const Expr& e, Resolved* r) {
       for (int k = 0; k < info.arity; ++k) {
         const int c = nd.arg[k];
         const Expr::Node& child = e.node(c);
-        if (child.kind == Expr::NodeKind::kScalar && e.scalar(child.index).kind != WeakKind::kNone) {
+        if (child.kind == Expr::NodeKind::kScalar &&
+            e.scalar(child.index).kind != WeakKind::kNone) {
           in[k] = PromotionOperand::Weak(e.scalar(child.index).kind);
         } else {
           in[k] = PromotionOperand::Strong(r->dtype[c]);
@@ -171,7 +172,11 @@ void Resolve(const Expr& e, Resolved* r) {
 
 }  // namespace lazy
 
-const char* OpName(OpCode op) { return lazy::Info(op).name; }
-int OpArity(OpCode op) { return lazy::Info(op).arity; }
+const char* OpName(OpCode op) {
+  return lazy::Info(op).name;
+}
+int OpArity(OpCode op) {
+  return lazy::Info(op).arity;
+}
 
 }  // namespace shade

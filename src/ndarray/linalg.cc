@@ -21,10 +21,10 @@ namespace {
 void CheckOperand(const NDArray& a, const char* op, int k) {
   SHADE_CHECK(a.defined()) << op << ": operand " << k << " is an undefined NDArray";
   CheckDevices(op, {&a});
-  SHADE_CHECK_GE(a.type_flag(), 0) << op << ": operand " << k << " has non-numeric element type "
-                                   << a.dtype().name();
-  SHADE_CHECK(a.data_ptr() != nullptr || a.numel() == 0) << op << ": operand " << k << " (" << a
-                                                         << ") has no memory allocated";
+  SHADE_CHECK_TYPE_GE(a.type_flag(), 0)
+      << op << ": operand " << k << " has non-numeric element type " << a.dtype().name();
+  SHADE_CHECK(a.data_ptr() != nullptr || a.numel() == 0)
+      << op << ": operand " << k << " (" << a << ") has no memory allocated";
 }
 
 // How BLAS reads one stored matrix of `rows` x `cols` with element strides (sr, sc): as it is
@@ -50,7 +50,8 @@ BlasLayout LayoutOf(index_t rows, index_t cols, index_t sr, index_t sc) {
 
 // Batch offsets (elements) of an operand with batch sizes `bshape` and batch strides `bst`
 // (0 where broadcast), row-major over the batch.
-std::vector<index_t> BatchOffsets(const std::vector<index_t>& bshape, const std::vector<index_t>& bst) {
+std::vector<index_t> BatchOffsets(const std::vector<index_t>& bshape,
+                                  const std::vector<index_t>& bst) {
   index_t n = 1;
   for (index_t s : bshape) n *= s;
   std::vector<index_t> off(static_cast<std::size_t>(n), 0);
@@ -74,8 +75,9 @@ bool Uniform(const std::vector<index_t>& off) {
 
 // a: [..., m, k] and b: [..., k, n] in compute dtype T (float/double), c: contiguous [batch, m, n].
 template <typename T>
-void BlasProduct(NDArray a, NDArray b, const std::vector<index_t>& bshape, const std::vector<index_t>& ast,
-                 const std::vector<index_t>& bst, index_t m, index_t n, index_t k, T* c) {
+void BlasProduct(NDArray a, NDArray b, const std::vector<index_t>& bshape,
+                 const std::vector<index_t>& ast, const std::vector<index_t>& bst, index_t m,
+                 index_t n, index_t k, T* c) {
   const int na = a.ndim(), nb = b.ndim();
   BlasLayout la = LayoutOf(m, k, a.stride(na - 2), a.stride(na - 1));
   if (!la.ok) {  // the only copy: matrices BLAS cannot read in place
@@ -112,21 +114,22 @@ void BlasProduct(NDArray a, NDArray b, const std::vector<index_t>& bshape, const
     return;
   }
   if (Uniform(oa) && Uniform(ob)) {
-    const index_t stride_a = batch > 1 ? oa[1] - oa[0] : 0, stride_b = batch > 1 ? ob[1] - ob[0] : 0;
-    blas::BatchGemm<T>(la.trans, lb.trans, batch, m, n, k, T(1), pa, la.ld, stride_a, pb, lb.ld, stride_b, T(0),
-                       c, std::max<index_t>(n, 1), m * n);
+    const index_t stride_a = batch > 1 ? oa[1] - oa[0] : 0,
+                  stride_b = batch > 1 ? ob[1] - ob[0] : 0;
+    blas::BatchGemm<T>(la.trans, lb.trans, batch, m, n, k, T(1), pa, la.ld, stride_a, pb, lb.ld,
+                       stride_b, T(0), c, std::max<index_t>(n, 1), m * n);
     return;
   }
   for (index_t i = 0; i < batch; ++i) {
-    blas::Gemm<T>(la.trans, lb.trans, m, n, k, T(1), pa + oa[i], la.ld, pb + ob[i], lb.ld, T(0), c + i * m * n,
-                  std::max<index_t>(n, 1));
+    blas::Gemm<T>(la.trans, lb.trans, m, n, k, T(1), pa + oa[i], la.ld, pb + ob[i], lb.ld, T(0),
+                  c + i * m * n, std::max<index_t>(n, 1));
   }
 }
 
 // Exact product for integers (wrapping, through the unsigned twin) and bool (or of ands).
 template <typename T>
-void NaiveProduct(const NDArray& a0, const NDArray& b0, const std::vector<index_t>& bshape, index_t m, index_t n,
-                  index_t k, T* c) {
+void NaiveProduct(const NDArray& a0, const NDArray& b0, const std::vector<index_t>& bshape,
+                  index_t m, index_t n, index_t k, T* c) {
   const NDArray a = a0.contiguous(), b = b0.contiguous();
   const int na = a.ndim(), nb = b.ndim(), nbatch = static_cast<int>(bshape.size());
   std::vector<index_t> sa(bshape.size(), 0), sb(bshape.size(), 0);
@@ -160,7 +163,8 @@ void NaiveProduct(const NDArray& a0, const NDArray& b0, const std::vector<index_
         std::vector<U> acc(static_cast<std::size_t>(n), U(0));
         for (index_t l = 0; l < k; ++l) {
           const U x = static_cast<U>(static_cast<U0>(arow[l]));
-          for (index_t j = 0; j < n; ++j) acc[j] += x * static_cast<U>(static_cast<U0>(bm[l * n + j]));
+          for (index_t j = 0; j < n; ++j)
+            acc[j] += x * static_cast<U>(static_cast<U0>(bm[l * n + j]));
         }
         for (index_t j = 0; j < n; ++j) crow[j] = static_cast<T>(acc[j]);
       }
@@ -180,20 +184,22 @@ NDArray matmul(const NDArray& a_in, const NDArray& b_in) {
   CheckDevices("matmul", {&a_in, &b_in});
   CheckOperand(a_in, "matmul", 0);
   CheckOperand(b_in, "matmul", 1);
-  SHADE_CHECK(a_in.ndim() >= 1 && b_in.ndim() >= 1)
-      << "matmul: operand " << (a_in.ndim() == 0 ? 0 : 1) << " does not have enough dimensions (shapes "
-      << ShapePair(a_in, b_in) << "; rank-0 operands need multiply or dot)";
+  SHADE_CHECK_SHAPE(a_in.ndim() >= 1 && b_in.ndim() >= 1)
+      << "matmul: operand " << (a_in.ndim() == 0 ? 0 : 1)
+      << " does not have enough dimensions (shapes " << ShapePair(a_in, b_in)
+      << "; rank-0 operands need multiply or dot)";
   const bool a_vec = a_in.ndim() == 1, b_vec = b_in.ndim() == 1;
   const NDArray a = a_vec ? a_in.unsqueeze(0) : a_in;
   const NDArray b = b_vec ? b_in.unsqueeze(1) : b_in;
   const int na = a.ndim(), nb = b.ndim();
   const index_t m = a.size(na - 2), k = a.size(na - 1), k2 = b.size(nb - 2), n = b.size(nb - 1);
-  SHADE_CHECK_EQ(k, k2) << "matmul: mismatch in its core dimension: shapes " << ShapePair(a_in, b_in) << " ("
-                        << k << " != " << k2 << ")";
+  SHADE_CHECK_SHAPE_EQ(k, k2) << "matmul: mismatch in its core dimension: shapes "
+                              << ShapePair(a_in, b_in) << " (" << k << " != " << k2 << ")";
   // Broadcast batch dimensions (NumPy's rule on the leading dims).
   const int nbatch = std::max(na, nb) - 2;
   std::vector<index_t> bshape(nbatch, 1);
-  SHADE_CHECK(BroadcastShapes(a.sizes().data(), na - 2, b.sizes().data(), nb - 2, bshape.data()))
+  SHADE_CHECK_SHAPE(
+      BroadcastShapes(a.sizes().data(), na - 2, b.sizes().data(), nb - 2, bshape.data()))
       << "matmul: batch dimensions of shapes " << ShapePair(a_in, b_in) << " do not broadcast";
   const int rt = PromoteTypes(a.type_flag(), b.type_flag());
   std::vector<index_t> cshape = bshape;
@@ -227,13 +233,14 @@ NDArray dot(const NDArray& a, const NDArray& b) {
   CheckOperand(b, "dot", 1);
   if (a.ndim() == 0 || b.ndim() == 0) return multiply(a, b).eval();
   if (b.ndim() == 1) {
-    SHADE_CHECK_EQ(a.size(-1), b.size(0)) << "dot: shapes " << ShapePair(a, b) << " not aligned: " << a.size(-1)
-                                          << " (dim " << a.ndim() - 1 << ") != " << b.size(0) << " (dim 0)";
+    SHADE_CHECK_SHAPE_EQ(a.size(-1), b.size(0))
+        << "dot: shapes " << ShapePair(a, b) << " not aligned: " << a.size(-1) << " (dim "
+        << a.ndim() - 1 << ") != " << b.size(0) << " (dim 0)";
     return matmul(a, b);
   }
-  SHADE_CHECK_EQ(a.size(-1), b.size(-2)) << "dot: shapes " << ShapePair(a, b) << " not aligned: " << a.size(-1)
-                                         << " (dim " << a.ndim() - 1 << ") != " << b.size(-2) << " (dim "
-                                         << b.ndim() - 2 << ")";
+  SHADE_CHECK_SHAPE_EQ(a.size(-1), b.size(-2))
+      << "dot: shapes " << ShapePair(a, b) << " not aligned: " << a.size(-1) << " (dim "
+      << a.ndim() - 1 << ") != " << b.size(-2) << " (dim " << b.ndim() - 2 << ")";
   if (a.ndim() <= 2 && b.ndim() == 2) return matmul(a, b);
   return tensordot(a, b, {a.ndim() - 1}, {b.ndim() - 2});
 }
@@ -243,21 +250,26 @@ NDArray tensordot(const NDArray& a, const NDArray& b, const std::vector<index_t>
   CheckDevices("tensordot", {&a, &b});
   CheckOperand(a, "tensordot", 0);
   CheckOperand(b, "tensordot", 1);
-  SHADE_CHECK_EQ(axes_a.size(), axes_b.size()) << "tensordot: shape-mismatch for sum: " << axes_a.size()
-                                               << " axes of a, " << axes_b.size() << " of b";
+  SHADE_CHECK_SHAPE_EQ(axes_a.size(), axes_b.size())
+      << "tensordot: shape-mismatch for sum: " << axes_a.size() << " axes of a, " << axes_b.size()
+      << " of b";
   const int na = a.ndim(), nb = b.ndim();
   std::vector<bool> used_a(na, false), used_b(nb, false);
   std::vector<index_t> ra, rb;
   index_t kk = 1;
   for (std::size_t i = 0; i < axes_a.size(); ++i) {
     const index_t x = axes_a[i], y = axes_b[i];
-    SHADE_CHECK(x >= -na && x < na) << "tensordot: axis " << x << " is out of bounds for a of shape " << a.sizes();
-    SHADE_CHECK(y >= -nb && y < nb) << "tensordot: axis " << y << " is out of bounds for b of shape " << b.sizes();
+    SHADE_CHECK_INDEX(x >= -na && x < na)
+        << "tensordot: axis " << x << " is out of bounds for a of shape " << a.sizes();
+    SHADE_CHECK_INDEX(y >= -nb && y < nb)
+        << "tensordot: axis " << y << " is out of bounds for b of shape " << b.sizes();
     const index_t dx = x < 0 ? x + na : x, dy = y < 0 ? y + nb : y;
-    SHADE_CHECK(!used_a[dx] && !used_b[dy]) << "tensordot: repeated axis (" << x << ", " << y << ")";
+    SHADE_CHECK(!used_a[dx] && !used_b[dy])
+        << "tensordot: repeated axis (" << x << ", " << y << ")";
     used_a[dx] = used_b[dy] = true;
-    SHADE_CHECK_EQ(a.size(dx), b.size(dy)) << "tensordot: shape-mismatch for sum: axis " << x << " of a "
-                                           << a.sizes() << " and axis " << y << " of b " << b.sizes();
+    SHADE_CHECK_SHAPE_EQ(a.size(dx), b.size(dy))
+        << "tensordot: shape-mismatch for sum: axis " << x << " of a " << a.sizes() << " and axis "
+        << y << " of b " << b.sizes();
     ra.push_back(dx);
     rb.push_back(dy);
     kk *= a.size(dx);
@@ -291,7 +303,7 @@ NDArray tensordot(const NDArray& a, const NDArray& b, index_t n) {
   CheckDevices("tensordot", {&a, &b});
   CheckOperand(a, "tensordot", 0);
   CheckOperand(b, "tensordot", 1);
-  SHADE_CHECK(n >= 0 && n <= a.ndim() && n <= b.ndim())
+  SHADE_CHECK_INDEX(n >= 0 && n <= a.ndim() && n <= b.ndim())
       << "tensordot: axes=" << n << " is out of range for shapes " << ShapePair(a, b);
   std::vector<index_t> axa, axb;
   for (index_t i = 0; i < n; ++i) {

@@ -14,11 +14,14 @@
 namespace shade {
 
 namespace {
-// Caffe2's FLAGS_caffe2_keep_on_shrink / FLAGS_caffe2_max_keep_on_shrink_memory, settable at run time.
+// Caffe2's FLAGS_caffe2_keep_on_shrink / FLAGS_caffe2_max_keep_on_shrink_memory, settable at run
+// time.
 std::atomic<bool> g_keep_on_shrink{true};
 std::atomic<std::int64_t> g_max_keep_on_shrink_memory{std::numeric_limits<std::int64_t>::max()};
 
-std::size_t ToSize(index_t v) { return static_cast<std::size_t>(v); }
+std::size_t ToSize(index_t v) {
+  return static_cast<std::size_t>(v);
+}
 
 std::size_t BytesFor(index_t numel, std::size_t itemsize) {
   return ToSize(CheckedMul(numel, static_cast<index_t>(itemsize), "NDArray nbytes"));
@@ -31,8 +34,6 @@ std::ostream& operator<<(std::ostream& os, IndexSpan s) {
   if (s.size() == 1) os << ',';
   return os << ')';
 }
-
-std::ostream& operator<<(std::ostream& os, const NDArray& a) { return os << a.Describe(); }
 
 std::vector<index_t> ContiguousStrides(IndexSpan sizes) {
   std::vector<index_t> st(sizes.size());
@@ -98,7 +99,7 @@ NDArray EmptySmall(IndexSpan sizes, TypeMeta dtype, int dev_mask, index_t numel,
 }  // namespace
 
 NDArray NDArray::Empty(IndexSpan sizes, TypeMeta dtype, int dev_mask) {
-  SHADE_CHECK(dtype.initialized()) << "NDArray::Empty: the element type is uninitialized";
+  SHADE_CHECK_TYPE(dtype.initialized()) << "NDArray::Empty: the element type is uninitialized";
   const index_t numel = NDArrayImpl::ValidateSizes(sizes.data(), static_cast<int>(sizes.size()));
   // numel <= kInlineDataBytes first, so the product cannot overflow.
   if (dev_mask == cpu::kDevMask && dtype.ctor() == nullptr && numel > 0 &&
@@ -125,9 +126,9 @@ NDArray NDArray::FromBlob(void* data, IndexSpan sizes, TypeMeta dtype, DataDelet
 
 NDArray NDArray::FromBlob(void* data, IndexSpan sizes, IndexSpan strides, TypeMeta dtype,
                           DataDeleter deleter, int dev_mask) {
-  SHADE_CHECK(dtype.initialized()) << "NDArray::FromBlob: the element type is uninitialized";
+  SHADE_CHECK_TYPE(dtype.initialized()) << "NDArray::FromBlob: the element type is uninitialized";
   const index_t span = detail::CheckStridedLayout(sizes, strides, "NDArray::FromBlob");
-  SHADE_CHECK(data != nullptr || span == 0)
+  SHADE_CHECK_SHAPE(data != nullptr || span == 0)
       << "NDArray::FromBlob: null data for " << sizes << " elements";
   const std::size_t capacity = BytesFor(span, dtype.itemsize());
   Storage storage(data, dev_mask, dtype, capacity, std::move(deleter));
@@ -148,12 +149,15 @@ NDArray NDArray::FromStorage(Storage storage, IndexSpan sizes, IndexSpan strides
 
 index_t NDArray::WrapDim(index_t d) const {
   const index_t nd = ndim();
-  SHADE_CHECK(d >= -nd && d < nd) << "dimension " << d << " is out of range for a rank-" << nd
-                                  << " NDArray (expected in [" << -nd << ", " << nd - 1 << "])";
+  SHADE_CHECK_INDEX(d >= -nd && d < nd)
+      << "dimension " << d << " is out of range for a rank-" << nd << " NDArray (expected in ["
+      << -nd << ", " << nd - 1 << "])";
   return d < 0 ? d + nd : d;
 }
 
-std::size_t NDArray::nbytes() const { return BytesFor(numel(), itemsize()); }
+std::size_t NDArray::nbytes() const {
+  return BytesFor(numel(), itemsize());
+}
 
 bool NDArray::is_non_overlapping() const {
   const NDArrayImpl* im = Impl();
@@ -197,18 +201,18 @@ void* NDArray::data_ptr() const {
 
 void NDArray::CheckTypedData(TypeMeta meta) const {
   const NDArrayImpl* im = Impl();
-  SHADE_CHECK(im->storage().data() || im->numel() == 0)
+  SHADE_CHECK_SHAPE(im->storage().data() || im->numel() == 0)
       << "The tensor is of non-zero shape, but its data is not allocated yet. Caffe2 uses a lazy "
          "allocation, so you will need to call mutable_data() or raw_mutable_data() to actually "
          "allocate memory.";
-  SHADE_CHECK(im->storage().dtype() == meta)
+  SHADE_CHECK_TYPE(im->storage().dtype() == meta)
       << "Tensor type mismatch, caller expects elements to be " << meta.name()
       << " while tensor contains " << im->storage().dtype().name();
 }
 
 const void* NDArray::raw_data() const {
   const NDArrayImpl* im = Impl();
-  SHADE_CHECK(im->storage().data() || im->numel() == 0)
+  SHADE_CHECK_SHAPE(im->storage().data() || im->numel() == 0)
       << "The tensor is of non-zero shape, but its data is not allocated yet. Caffe2 uses a lazy "
          "allocation, so you will need to call mutable_data() or raw_mutable_data() to actually "
          "allocate memory.";
@@ -217,8 +221,10 @@ const void* NDArray::raw_data() const {
 
 void* NDArray::raw_mutable_data(TypeMeta meta) {
   NDArrayImpl* im = Impl();
-  SHADE_CHECK(im->is_contiguous()) << "Tensor must be contiguous in order to call raw_mutable_data()";
-  SHADE_CHECK(meta.initialized()) << "raw_mutable_data: the requested element type is uninitialized";
+  SHADE_CHECK(im->is_contiguous())
+      << "Tensor must be contiguous in order to call raw_mutable_data()";
+  SHADE_CHECK_TYPE(meta.initialized())
+      << "raw_mutable_data: the requested element type is uninitialized";
   Storage& storage = im->mutable_storage();
   // For 0-size arrays any pointer (null included) will do.
   if (storage.dtype() == meta && (storage.data() || im->numel() == 0)) return data_ptr();
@@ -235,9 +241,8 @@ void* NDArray::raw_mutable_data(TypeMeta meta) {
   const std::size_t needed =
       BytesFor(CheckedAdd(im->storage_offset(), im->numel(), "NDArray numel"), meta.itemsize());
   // Raw types can reuse a buffer large enough, unless it held objects that must be destroyed.
-  if (im->numel() == 0 ||
-      (meta.ctor() == nullptr && !had_special_dtor && storage.capacity() >= needed &&
-       storage.data() != nullptr)) {
+  if (im->numel() == 0 || (meta.ctor() == nullptr && !had_special_dtor &&
+                           storage.capacity() >= needed && storage.data() != nullptr)) {
     return data_ptr();
   }
   im->set_storage_offset(0);
@@ -246,7 +251,7 @@ void* NDArray::raw_mutable_data(TypeMeta meta) {
 }
 
 void* NDArray::raw_mutable_data() {
-  SHADE_CHECK(dtype().initialized())
+  SHADE_CHECK_TYPE(dtype().initialized())
       << "raw_mutable_data(): the element type is not set yet; call raw_mutable_data(meta) or "
          "mutable_data<T>()";
   return raw_mutable_data(dtype());
@@ -254,12 +259,12 @@ void* NDArray::raw_mutable_data() {
 
 void* NDArray::ElementPtr(IndexSpan idx, TypeMeta meta) const {
   const NDArrayImpl* im = Impl();
-  SHADE_CHECK_EQ(static_cast<index_t>(idx.size()), im->ndim())
+  SHADE_CHECK_SHAPE_EQ(static_cast<index_t>(idx.size()), im->ndim())
       << "index " << idx << " has " << idx.size() << " entries for a rank-" << im->ndim()
       << " NDArray";
   index_t off = 0;
   for (int d = 0; d < im->ndim(); ++d) {
-    SHADE_CHECK(idx[d] >= 0 && idx[d] < im->sizes()[d])
+    SHADE_CHECK_INDEX(idx[d] >= 0 && idx[d] < im->sizes()[d])
         << "index " << idx[d] << " is out of range for dimension " << d << " of size "
         << im->sizes()[d] << " (sizes " << sizes() << ")";
     off += idx[d] * im->strides()[d];
@@ -267,7 +272,7 @@ void* NDArray::ElementPtr(IndexSpan idx, TypeMeta meta) const {
   if (meta.initialized()) {
     CheckTypedData(meta);
   } else {
-    SHADE_CHECK(im->storage().data() != nullptr)
+    SHADE_CHECK_SHAPE(im->storage().data() != nullptr)
         << "The tensor is of non-zero shape, but its data is not allocated yet. Caffe2 uses a lazy "
            "allocation, so you will need to call mutable_data() or raw_mutable_data() to actually "
            "allocate memory.";
@@ -276,7 +281,8 @@ void* NDArray::ElementPtr(IndexSpan idx, TypeMeta meta) const {
 }
 
 double NDArray::get(IndexSpan idx) const {
-  SHADE_CHECK_GE(type_flag(), 0) << "get: element type " << dtype().name() << " is not numeric";
+  SHADE_CHECK_TYPE_GE(type_flag(), 0)
+      << "get: element type " << dtype().name() << " is not numeric";
   const void* p = ElementPtr(idx, TypeMeta());
   return DispatchDType(type_flag(), [p](auto tag) {
     using T = typename decltype(tag)::type;
@@ -285,7 +291,8 @@ double NDArray::get(IndexSpan idx) const {
 }
 
 void NDArray::set(IndexSpan idx, double value) const {
-  SHADE_CHECK_GE(type_flag(), 0) << "set: element type " << dtype().name() << " is not numeric";
+  SHADE_CHECK_TYPE_GE(type_flag(), 0)
+      << "set: element type " << dtype().name() << " is not numeric";
   void* p = ElementPtr(idx, TypeMeta());
   DispatchDType(type_flag(), [p, value](auto tag) {
     using T = typename decltype(tag)::type;
@@ -295,13 +302,19 @@ void NDArray::set(IndexSpan idx, double value) const {
 
 // ------------------------------------------------------------------ Caffe2 lifecycle
 
-void NDArray::SetKeepOnShrink(bool keep) { g_keep_on_shrink.store(keep); }
-bool NDArray::KeepOnShrink() { return g_keep_on_shrink.load(); }
+void NDArray::SetKeepOnShrink(bool keep) {
+  g_keep_on_shrink.store(keep);
+}
+bool NDArray::KeepOnShrink() {
+  return g_keep_on_shrink.load();
+}
 void NDArray::SetMaxKeepOnShrinkMemory(std::int64_t bytes) {
   SHADE_CHECK_GE(bytes, 0) << "SetMaxKeepOnShrinkMemory: the bound must be >= 0 bytes";
   g_max_keep_on_shrink_memory.store(bytes);
 }
-std::int64_t NDArray::MaxKeepOnShrinkMemory() { return g_max_keep_on_shrink_memory.load(); }
+std::int64_t NDArray::MaxKeepOnShrinkMemory() {
+  return g_max_keep_on_shrink_memory.load();
+}
 
 void NDArray::FreeMemory() {
   NDArrayImpl* im = Impl();
@@ -338,13 +351,13 @@ void NDArray::Resize(IndexSpan dims) {
 
 void NDArray::Reshape(IndexSpan dims) {
   NDArrayImpl* im = Impl();
-  SHADE_CHECK(im->is_contiguous()) << "Tensor must be contiguous in order to call Reshape.";
+  SHADE_CHECK_SHAPE(im->is_contiguous()) << "Tensor must be contiguous in order to call Reshape.";
   index_t new_size = 1;
   for (index_t d : dims) {
-    SHADE_CHECK_GE(d, 0) << "Reshape: size in " << dims << " is negative";
+    SHADE_CHECK_SHAPE_GE(d, 0) << "Reshape: size in " << dims << " is negative";
     new_size = CheckedMul(new_size, d, "Reshape numel");
   }
-  SHADE_CHECK(new_size == im->numel())
+  SHADE_CHECK_SHAPE(new_size == im->numel())
       << "New size and old size are not equal. You cannot use Reshape, but should use Resize. "
          "The old caffe2 mixes Reshape and Resize but this behavior has been changed. If you "
          "find this error, most likely you will need to change corresponding code from Reshape "
@@ -357,7 +370,7 @@ void NDArray::Reshape(IndexSpan dims) {
 void NDArray::Extend(index_t num, float growthPct) {
   NDArrayImpl* im = Impl();
   SHADE_CHECK(im->is_contiguous()) << "Tensor must be contiguous in order to call Extend.";
-  SHADE_CHECK_GE(im->ndim(), 1) << "Extend: the tensor must be at least 1D";
+  SHADE_CHECK_SHAPE_GE(im->ndim(), 1) << "Extend: the tensor must be at least 1D";
   SHADE_CHECK_GE(num, 0) << "`num` must be non-negative for Extend";
   SHADE_CHECK(std::isfinite(growthPct) && growthPct >= 0)
       << "Extend: growthPct " << growthPct << " must be a finite non-negative percentage";
@@ -383,7 +396,8 @@ void NDArray::Extend(index_t num, float growthPct) {
   SHADE_CHECK(grown < 9.2e18) << "Extend: capacity of " << grown << " rows overflows";
   const index_t cap_outer = std::max<index_t>(new_outer, static_cast<index_t>(grown));
   const index_t cap_numel = CheckedMul(cap_outer, inner, "Extend capacity");
-  Storage fresh = Storage::Allocate(im->storage().dev_mask(), meta, BytesFor(cap_numel, meta.itemsize()));
+  Storage fresh =
+      Storage::Allocate(im->storage().dev_mask(), meta, BytesFor(cap_numel, meta.itemsize()));
   meta.CopyItems(data_ptr(), fresh.data(), ToSize(im->numel()));
   im->mutable_storage() = std::move(fresh);
   im->set_storage_offset(0);
@@ -394,11 +408,11 @@ void NDArray::Extend(index_t num, float growthPct) {
 void NDArray::ShrinkTo(index_t outer_dim) {
   NDArrayImpl* im = Impl();
   SHADE_CHECK(im->is_contiguous()) << "Tensor must be contiguous in order to call ShrinkTo.";
-  SHADE_CHECK(im->ndim() >= 1) << "Tensor must be at least 1D";
-  SHADE_CHECK(outer_dim <= im->sizes()[0])
+  SHADE_CHECK_SHAPE(im->ndim() >= 1) << "Tensor must be at least 1D";
+  SHADE_CHECK_SHAPE(outer_dim <= im->sizes()[0])
       << "New outer dimension must be smaller than current. (new " << outer_dim << ", current "
       << im->sizes()[0] << ")";
-  SHADE_CHECK_GE(outer_dim, 0) << "ShrinkTo: the new outer dimension is negative";
+  SHADE_CHECK_SHAPE_GE(outer_dim, 0) << "ShrinkTo: the new outer dimension is negative";
   SHADE_CHECK(im->storage().unique())
       << "Can't call ShrinkTo on shared storage, please call Resize instead. (use_count "
       << im->storage().use_count() << ")";
@@ -410,10 +424,10 @@ void NDArray::ReserveSpace(index_t outer_dim) {
   SHADE_CHECK(im->is_contiguous())
       << "Right now ReserveSpace is only supported for contiguous Tensor.";
   SHADE_CHECK(im->storage().unique()) << "Can't call ReserveSpace on shared storage.";
-  SHADE_CHECK_GE(im->ndim(), 1) << "ReserveSpace: the tensor must be at least 1D";
-  SHADE_CHECK_GE(outer_dim, 0) << "ReserveSpace: outer dimension is negative";
+  SHADE_CHECK_SHAPE_GE(im->ndim(), 1) << "ReserveSpace: the tensor must be at least 1D";
+  SHADE_CHECK_SHAPE_GE(outer_dim, 0) << "ReserveSpace: outer dimension is negative";
   const TypeMeta meta = im->storage().dtype();
-  SHADE_CHECK(meta.initialized())
+  SHADE_CHECK_TYPE(meta.initialized())
       << "ReserveSpace: the element type is not set yet; call mutable_data<T>() first";
   const index_t inner = CheckedProduct(im->sizes() + 1, im->ndim() - 1, "ReserveSpace numel");
   const index_t new_numel = CheckedMul(outer_dim, inner, "ReserveSpace numel");
@@ -429,7 +443,7 @@ void NDArray::ShareData(const NDArray& src) {
   NDArrayImpl* im = Impl();
   SHADE_CHECK(src.defined()) << "ShareData: the source NDArray is undefined";
   const NDArrayImpl* sim = src.Impl();
-  SHADE_CHECK_EQ(sim->numel(), im->numel())
+  SHADE_CHECK_SHAPE_EQ(sim->numel(), im->numel())
       << "Size mismatch - did you call reshape before sharing the data?";
   SHADE_CHECK(sim->storage().data() || sim->numel() == 0)
       << "Source tensor has no content and has size > 0";
@@ -469,7 +483,7 @@ NDArray NDArray::Clone() const {
     out.Impl()->mutable_storage().set_dtype(dtype());
     return out;
   }
-  SHADE_CHECK(dtype().initialized()) << "Clone: " << *this << " has no element type";
+  SHADE_CHECK_TYPE(dtype().initialized()) << "Clone: " << *this << " has no element type";
   NDArray out = Empty(sizes(), dtype(), dev_mask());
   out.copy_(*this);
   return out;
@@ -478,7 +492,8 @@ NDArray NDArray::Clone() const {
 void NDArray::CopyFrom(const NDArray& src) {
   SHADE_CHECK(src.defined()) << "CopyFrom: the source NDArray is undefined";
   if (is_same(src)) return;
-  SHADE_CHECK(src.dtype().initialized()) << "CopyFrom: the source " << src << " has no element type";
+  SHADE_CHECK_TYPE(src.dtype().initialized())
+      << "CopyFrom: the source " << src << " has no element type";
   SHADE_CHECK(src.storage().data() || src.numel() == 0)
       << "CopyFrom: the source " << src << " has no memory allocated";
   // Keep src alive and unchanged even if it aliases this array's storage.

@@ -168,7 +168,8 @@ void Emit(Layout& L, int dim, std::string& os) {
     // Current line length: characters since the last newline.
     auto col = [&]() {
       const auto nl = os.rfind('\n');
-      return static_cast<int>(nl == std::string::npos ? os.size() + L.base_indent : os.size() - nl - 1);
+      return static_cast<int>(nl == std::string::npos ? os.size() + L.base_indent
+                                                      : os.size() - nl - 1);
     };
     bool first = true;
     for (index_t i : L.shown[dim]) {
@@ -187,7 +188,8 @@ void Emit(Layout& L, int dim, std::string& os) {
     os += "]";
     return;
   }
-  const std::string sep = ",\n" + std::string(static_cast<std::size_t>(nd - dim - 2), '\n') + indent;
+  const std::string sep =
+      ",\n" + std::string(static_cast<std::size_t>(nd - dim - 2), '\n') + indent;
   bool first = true;
   for (index_t i : L.shown[dim]) {
     if (!first) os += sep;
@@ -205,12 +207,14 @@ void Emit(Layout& L, int dim, std::string& os) {
 
 std::string ToString(const NDArray& a, const PrintOptions& opt) {
   SHADE_CHECK(a.defined()) << "ToString: the NDArray is undefined";
-  SHADE_CHECK_GE(a.type_flag(), 0) << "ToString: element type " << a.dtype().name() << " is not numeric";
-  SHADE_CHECK(a.data_ptr() != nullptr || a.numel() == 0) << "ToString: " << a << " has no memory allocated";
-  SHADE_CHECK(opt.edgeitems >= 1 && opt.threshold >= 0 && opt.precision >= 0 && opt.precision <= 40 &&
-              opt.linewidth >= 10)
-      << "ToString: bad print options (edgeitems " << opt.edgeitems << ", threshold " << opt.threshold
-      << ", precision " << opt.precision << ", linewidth " << opt.linewidth << ")";
+  SHADE_CHECK_TYPE_GE(a.type_flag(), 0)
+      << "ToString: element type " << a.dtype().name() << " is not numeric";
+  SHADE_CHECK(a.data_ptr() != nullptr || a.numel() == 0)
+      << "ToString: " << a << " has no memory allocated";
+  SHADE_CHECK(opt.edgeitems >= 1 && opt.threshold >= 0 && opt.precision >= 0 &&
+              opt.precision <= 40 && opt.linewidth >= 10)
+      << "ToString: bad print options (edgeitems " << opt.edgeitems << ", threshold "
+      << opt.threshold << ", precision " << opt.precision << ", linewidth " << opt.linewidth << ")";
   const bool summarise = a.numel() > opt.threshold;
   std::ostringstream shape;
   shape << "(";
@@ -218,10 +222,9 @@ std::string ToString(const NDArray& a, const PrintOptions& opt) {
   shape << (a.ndim() == 1 ? ",)" : ")");
   const std::string dtype = std::string("dtype=") + TypeFlagName(a.type_flag());
   if (a.numel() == 0) {
-    std::string body;
-    for (int d = 0; d < std::max(1, a.ndim()); ++d) body += "[";
-    for (int d = 0; d < std::max(1, a.ndim()); ++d) body += "]";
-    return "array(" + body + ", shape=" + shape.str() + ", " + dtype + ")";
+    // As NumPy: the brackets of one empty list; the shape unless it is (0,).
+    if (a.ndim() == 1) return "array([], " + dtype + ")";
+    return "array([], shape=" + shape.str() + ", " + dtype + ")";
   }
   Layout L;
   L.a = &a;
@@ -265,6 +268,16 @@ std::string ToString(const NDArray& a, const PrintOptions& opt) {
   return out + dtype + ")";
 }
 
-std::ostream& operator<<(std::ostream& os, const Printed& p) { return os << ToString(p.array, p.options); }
+std::ostream& operator<<(std::ostream& os, const Printed& p) {
+  return os << ToString(p.array, p.options);
+}
+
+std::ostream& operator<<(std::ostream& os, const NDArray& a) {
+  // Values where there are values to print; the summary otherwise (printing never throws).
+  if (!a.defined() || a.type_flag() < 0 || (a.data_ptr() == nullptr && a.numel() != 0)) {
+    return os << a.Describe();
+  }
+  return os << ToString(a);
+}
 
 }  // namespace shade

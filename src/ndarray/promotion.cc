@@ -55,14 +55,20 @@ int SignedFlag(int bits) {
 int UnsignedFlag(int bits) {
   return bits <= 8 ? kUint8 : bits <= 16 ? kUint16 : bits <= 32 ? kUint32 : kUint64;
 }
-int FloatFlag(int bits) { return bits <= 16 ? kFloat16 : bits <= 32 ? kFloat32 : kFloat64; }
+int FloatFlag(int bits) {
+  return bits <= 16 ? kFloat16 : bits <= 32 ? kFloat32 : kFloat64;
+}
 
 // Bits of float needed to hold every value of an integer type exactly (NumPy's safe casts).
-int FloatBitsFor(const Info& i) { return i.bits <= 8 ? 16 : i.bits <= 16 ? 32 : 64; }
+int FloatBitsFor(const Info& i) {
+  return i.bits <= 8 ? 16 : i.bits <= 16 ? 32 : 64;
+}
 
 }  // namespace
 
-DTypeKind KindOf(int flag) { return InfoOf(flag).kind; }
+DTypeKind KindOf(int flag) {
+  return InfoOf(flag).kind;
+}
 
 int PromoteTypes(int a, int b) {
   const Info x = InfoOf(a), y = InfoOf(b);
@@ -100,7 +106,8 @@ int ResultType(const PromotionOperand* operands, int n) {
   for (int k = 0; k < n; ++k) {
     const PromotionOperand& o = operands[k];
     if (o.weak == WeakKind::kNone) {
-      SHADE_CHECK(IsValidTypeFlag(o.flag)) << "ResultType: operand " << k << " has dtype flag " << o.flag;
+      SHADE_CHECK_TYPE(IsValidTypeFlag(o.flag))
+          << "ResultType: operand " << k << " has dtype flag " << o.flag;
       strong = strong < 0 ? o.flag : PromoteTypes(strong, o.flag);
     } else if (o.weak == WeakKind::kInt) {
       weak_int = true;
@@ -120,8 +127,8 @@ int ResultType(std::initializer_list<PromotionOperand> operands) {
 }
 
 bool CanCast(int from, int to, Casting casting) {
-  SHADE_CHECK(IsValidTypeFlag(from)) << "CanCast: unknown dtype flag " << from;
-  SHADE_CHECK(IsValidTypeFlag(to)) << "CanCast: unknown dtype flag " << to;
+  SHADE_CHECK_TYPE(IsValidTypeFlag(from)) << "CanCast: unknown dtype flag " << from;
+  SHADE_CHECK_TYPE(IsValidTypeFlag(to)) << "CanCast: unknown dtype flag " << to;
   switch (casting) {
     case Casting::kNo:
     case Casting::kEquiv:

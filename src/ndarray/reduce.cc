@@ -31,10 +31,14 @@ using dyn::RedOp;
 
 const char* RedName(RedOp op) {
   switch (op) {
-    case RedOp::kSum: return "sum";
-    case RedOp::kProd: return "prod";
-    case RedOp::kMax: return "max";
-    default: return "min";
+    case RedOp::kSum:
+      return "sum";
+    case RedOp::kProd:
+      return "prod";
+    case RedOp::kMax:
+      return "max";
+    default:
+      return "min";
   }
 }
 
@@ -93,7 +97,8 @@ std::string ShapeString(const NDArray& a) {
 
 // Result (kept dims in logical order, size-1 ones included) from a dense result laid out in
 // `kept_phys` order (the kept non-size-1 dims of the input in memory order).
-NDArray ToLogical(const NDArray& phys, const std::vector<int>& kept_phys, const std::vector<index_t>& shape) {
+NDArray ToLogical(const NDArray& phys, const std::vector<int>& kept_phys,
+                  const std::vector<index_t>& shape) {
   std::vector<int> sorted = kept_phys;
   std::sort(sorted.begin(), sorted.end());
   if (sorted == kept_phys) return phys.view(shape);
@@ -112,8 +117,9 @@ NDArray ReduceDense(const NDArray& a, const std::vector<bool>& mask, RedOp op) {
   const std::vector<index_t> shape = KeptShape(a, mask, false);
   const index_t len = ReducedLength(a, mask);
   if (len == 0 && (op == RedOp::kMax || op == RedOp::kMin)) {
-    SHADE_THROW << RedName(op) << ": zero-size reduction over an array of shape " << ShapeString(a)
-                << " (the reduced axes hold no element and " << RedName(op) << " has no identity)";
+    SHADE_THROW_SHAPE << RedName(op) << ": zero-size reduction over an array of shape "
+                      << ShapeString(a) << " (the reduced axes hold no element and " << RedName(op)
+                      << " has no identity)";
   }
   NDArray out = NDArray::Empty(shape, flag);
   if (out.numel() == 0) return out;
@@ -175,7 +181,8 @@ NDArray ReduceDense(const NDArray& a, const std::vector<bool>& mask, RedOp op) {
   return ToLogical(phys, kept_phys, shape);
 }
 
-NDArray Finish(NDArray r, int result_flag, const NDArray& a, const std::vector<bool>& mask, bool keepdims) {
+NDArray Finish(NDArray r, int result_flag, const NDArray& a, const std::vector<bool>& mask,
+               bool keepdims) {
   if (r.type_flag() != result_flag) r = astype(r, result_flag);
   if (keepdims) r = r.view(KeptShape(a, mask, true));
   return r;
@@ -184,12 +191,16 @@ NDArray Finish(NDArray r, int result_flag, const NDArray& a, const std::vector<b
 void CheckInput(const NDArray& a, const char* op) {
   SHADE_CHECK(a.defined()) << op << ": the NDArray is undefined";
   CheckDevices(op, {&a});
-  SHADE_CHECK_GE(a.type_flag(), 0) << op << ": element type " << a.dtype().name() << " is not numeric";
-  SHADE_CHECK(a.data_ptr() != nullptr || a.numel() == 0) << op << ": " << a << " has no memory allocated";
+  SHADE_CHECK_TYPE_GE(a.type_flag(), 0)
+      << op << ": element type " << a.dtype().name() << " is not numeric";
+  SHADE_CHECK(a.data_ptr() != nullptr || a.numel() == 0)
+      << op << ": " << a << " has no memory allocated";
 }
 
 // The dtype the kernels compute in: float16/bfloat16 in float32 (no packet path for them).
-int ComputeType(int flag) { return flag == kFloat16 || flag == kBfloat16 ? kFloat32 : flag; }
+int ComputeType(int flag) {
+  return flag == kFloat16 || flag == kBfloat16 ? kFloat32 : flag;
+}
 
 NDArray SumLike(const NDArray& a, const AxisSet& axes, bool keepdims, RedOp op) {
   CheckInput(a, RedName(op));
@@ -248,8 +259,8 @@ template <bool kMax>
 NDArray ArgFull(const NDArray& a) {
   const char* name = kMax ? "argmax" : "argmin";
   CheckInput(a, name);
-  SHADE_CHECK_GT(a.numel(), 0) << name << ": attempt to get " << name << " of an empty array of shape "
-                               << ShapeString(a);
+  SHADE_CHECK_SHAPE_GT(a.numel(), 0)
+      << name << ": attempt to get " << name << " of an empty array of shape " << ShapeString(a);
   const NDArray x = astype(a, ComputeType(a.type_flag())).contiguous();
   NDArray out = NDArray::Empty({}, kInt64);
   *static_cast<std::int64_t*>(out.data_ptr()) =
@@ -262,7 +273,7 @@ NDArray ArgAxis(const NDArray& a, index_t axis, bool keepdims) {
   const char* name = kMax ? "argmax" : "argmin";
   CheckInput(a, name);
   const int nd = a.ndim();
-  SHADE_CHECK(axis >= -std::max(nd, 1) && axis < std::max(nd, 1))
+  SHADE_CHECK_INDEX(axis >= -std::max(nd, 1) && axis < std::max(nd, 1))
       << name << ": axis " << axis << " is out of bounds for an array of dimension " << nd
       << " (shape " << ShapeString(a) << ")";
   if (nd == 0) return ArgFull<kMax>(a);  // NumPy accepts axis 0/-1 of a rank-0 array
@@ -270,8 +281,8 @@ NDArray ArgAxis(const NDArray& a, index_t axis, bool keepdims) {
   std::vector<bool> mask(nd, false);
   mask[ax] = true;
   const index_t len = a.size(ax);
-  SHADE_CHECK_GT(len, 0) << name << ": attempt to get " << name << " of an empty sequence (axis " << axis
-                         << " of shape " << ShapeString(a) << ")";
+  SHADE_CHECK_GT(len, 0) << name << ": attempt to get " << name << " of an empty sequence (axis "
+                         << axis << " of shape " << ShapeString(a) << ")";
   const std::vector<index_t> shape = KeptShape(a, mask, false);
   NDArray out = NDArray::Empty(shape, kInt64);
   if (out.numel() == 0) return keepdims ? out.view(KeptShape(a, mask, true)) : out;
@@ -303,10 +314,12 @@ std::vector<bool> AxisSet::Mask(IndexSpan shape, const char* op) const {
   std::vector<bool> mask(shape.size(), all_);
   if (all_) return mask;
   for (index_t ax : axes_) {
-    SHADE_CHECK(ax >= -nd && ax < nd) << op << ": axis " << ax << " is out of bounds for an array of dimension "
-                                      << nd << " (shape " << shape << ")";
+    SHADE_CHECK_INDEX(ax >= -nd && ax < nd)
+        << op << ": axis " << ax << " is out of bounds for an array of dimension " << nd
+        << " (shape " << shape << ")";
     const index_t d = ax < 0 ? ax + nd : ax;
-    SHADE_CHECK(!mask[d]) << op << ": axis " << ax << " is repeated in the axis list (shape " << shape << ")";
+    SHADE_CHECK(!mask[d]) << op << ": axis " << ax << " is repeated in the axis list (shape "
+                          << shape << ")";
     mask[d] = true;
   }
   return mask;
@@ -314,14 +327,20 @@ std::vector<bool> AxisSet::Mask(IndexSpan shape, const char* op) const {
 
 int SumResultType(int flag) {
   switch (KindOf(flag)) {
-    case DTypeKind::kBool: return kInt64;
-    case DTypeKind::kSigned: return kInt64;
-    case DTypeKind::kUnsigned: return kUint64;
-    default: return flag;
+    case DTypeKind::kBool:
+      return kInt64;
+    case DTypeKind::kSigned:
+      return kInt64;
+    case DTypeKind::kUnsigned:
+      return kUint64;
+    default:
+      return flag;
   }
 }
 
-int MeanResultType(int flag) { return KindOf(flag) == DTypeKind::kFloat ? flag : kFloat64; }
+int MeanResultType(int flag) {
+  return KindOf(flag) == DTypeKind::kFloat ? flag : kFloat64;
+}
 
 NDArray sum(const NDArray& a, const AxisSet& axes, bool keepdims) {
   return SumLike(a, axes, keepdims, RedOp::kSum);
@@ -335,10 +354,18 @@ NDArray max(const NDArray& a, const AxisSet& axes, bool keepdims) {
 NDArray min(const NDArray& a, const AxisSet& axes, bool keepdims) {
   return MaxLike(a, axes, keepdims, RedOp::kMin);
 }
-NDArray amax(const NDArray& a, const AxisSet& axes, bool keepdims) { return max(a, axes, keepdims); }
-NDArray amin(const NDArray& a, const AxisSet& axes, bool keepdims) { return min(a, axes, keepdims); }
-NDArray all(const NDArray& a, const AxisSet& axes, bool keepdims) { return AllAny(a, axes, keepdims, true); }
-NDArray any(const NDArray& a, const AxisSet& axes, bool keepdims) { return AllAny(a, axes, keepdims, false); }
+NDArray amax(const NDArray& a, const AxisSet& axes, bool keepdims) {
+  return max(a, axes, keepdims);
+}
+NDArray amin(const NDArray& a, const AxisSet& axes, bool keepdims) {
+  return min(a, axes, keepdims);
+}
+NDArray all(const NDArray& a, const AxisSet& axes, bool keepdims) {
+  return AllAny(a, axes, keepdims, true);
+}
+NDArray any(const NDArray& a, const AxisSet& axes, bool keepdims) {
+  return AllAny(a, axes, keepdims, false);
+}
 
 NDArray mean(const NDArray& a, const AxisSet& axes, bool keepdims) {
   CheckInput(a, "mean");
@@ -360,9 +387,17 @@ NDArray std(const NDArray& a, const AxisSet& axes, index_t ddof, bool keepdims) 
   return Finish(r, MeanResultType(a.type_flag()), a, mask, keepdims);
 }
 
-NDArray argmax(const NDArray& a) { return ArgFull<true>(a); }
-NDArray argmin(const NDArray& a) { return ArgFull<false>(a); }
-NDArray argmax(const NDArray& a, index_t axis, bool keepdims) { return ArgAxis<true>(a, axis, keepdims); }
-NDArray argmin(const NDArray& a, index_t axis, bool keepdims) { return ArgAxis<false>(a, axis, keepdims); }
+NDArray argmax(const NDArray& a) {
+  return ArgFull<true>(a);
+}
+NDArray argmin(const NDArray& a) {
+  return ArgFull<false>(a);
+}
+NDArray argmax(const NDArray& a, index_t axis, bool keepdims) {
+  return ArgAxis<true>(a, axis, keepdims);
+}
+NDArray argmin(const NDArray& a, index_t axis, bool keepdims) {
+  return ArgAxis<false>(a, axis, keepdims);
+}
 
 }  // namespace shade

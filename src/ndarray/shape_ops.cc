@@ -14,13 +14,16 @@ namespace {
 
 void CheckArray(const NDArray& a, const char* op) {
   SHADE_CHECK(a.defined()) << op << ": the NDArray is undefined";
-  SHADE_CHECK_GE(a.type_flag(), 0) << op << ": element type " << a.dtype().name() << " is not numeric";
-  SHADE_CHECK(a.data_ptr() != nullptr || a.numel() == 0) << op << ": " << a << " has no memory allocated";
+  SHADE_CHECK_TYPE_GE(a.type_flag(), 0)
+      << op << ": element type " << a.dtype().name() << " is not numeric";
+  SHADE_CHECK(a.data_ptr() != nullptr || a.numel() == 0)
+      << op << ": " << a << " has no memory allocated";
 }
 
 int WrapAxis(index_t axis, int nd, const NDArray& a, const char* op) {
-  SHADE_CHECK(axis >= -nd && axis < nd) << op << ": axis " << axis << " is out of bounds for an array of dimension "
-                                        << nd << " (shape " << a.sizes() << ")";
+  SHADE_CHECK_INDEX(axis >= -nd && axis < nd)
+      << op << ": axis " << axis << " is out of bounds for an array of dimension " << nd
+      << " (shape " << a.sizes() << ")";
   return static_cast<int>(axis < 0 ? axis + nd : axis);
 }
 
@@ -35,8 +38,8 @@ NDArray IndexArray(const std::vector<index_t>& v) {
 
 NDArray astype(const NDArray& a, int flag, Casting casting) {
   CheckArray(a, "astype");
-  SHADE_CHECK(IsValidTypeFlag(flag)) << "astype: unknown dtype flag " << flag;
-  SHADE_CHECK(CanCast(a.type_flag(), flag, casting))
+  SHADE_CHECK_TYPE(IsValidTypeFlag(flag)) << "astype: unknown dtype flag " << flag;
+  SHADE_CHECK_TYPE(CanCast(a.type_flag(), flag, casting))
       << "astype: cannot cast " << TypeFlagName(a.type_flag()) << " to " << TypeFlagName(flag)
       << " under the requested casting rule";
   if (a.type_flag() == flag) return a;
@@ -51,19 +54,20 @@ NDArray cat(const std::vector<NDArray>& arrays, index_t axis) {
   for (std::size_t i = 0; i < arrays.size(); ++i) CheckArray(arrays[i], "cat");
   const NDArray& first = arrays[0];
   const int nd = first.ndim();
-  SHADE_CHECK_GE(nd, 1) << "cat: zero-dimensional arrays cannot be concatenated";
+  SHADE_CHECK_SHAPE_GE(nd, 1) << "cat: zero-dimensional arrays cannot be concatenated";
   const int ax = WrapAxis(axis, nd, first, "cat");
   int flag = first.type_flag();
   index_t total = 0;
   for (std::size_t i = 0; i < arrays.size(); ++i) {
     const NDArray& x = arrays[i];
-    SHADE_CHECK_EQ(x.ndim(), nd) << "cat: all the input arrays must have the same number of dimensions, but array 0 "
-                                 << "has shape " << first.sizes() << " and array " << i << " has shape " << x.sizes();
+    SHADE_CHECK_SHAPE_EQ(x.ndim(), nd)
+        << "cat: all the input arrays must have the same number of dimensions, but array 0 "
+        << "has shape " << first.sizes() << " and array " << i << " has shape " << x.sizes();
     for (int d = 0; d < nd; ++d) {
-      SHADE_CHECK(d == ax || x.size(d) == first.size(d))
+      SHADE_CHECK_SHAPE(d == ax || x.size(d) == first.size(d))
           << "cat: all the input array dimensions except for the concatenation axis " << ax
-          << " must match exactly, but along dimension " << d << ", array 0 has shape " << first.sizes()
-          << " and array " << i << " has shape " << x.sizes();
+          << " must match exactly, but along dimension " << d << ", array 0 has shape "
+          << first.sizes() << " and array " << i << " has shape " << x.sizes();
     }
     if (i > 0) flag = PromoteTypes(flag, x.type_flag());
     total = CheckedAdd(total, x.size(ax), "cat size");
@@ -79,7 +83,9 @@ NDArray cat(const std::vector<NDArray>& arrays, index_t axis) {
   return out;
 }
 
-NDArray concatenate(const std::vector<NDArray>& arrays, index_t axis) { return cat(arrays, axis); }
+NDArray concatenate(const std::vector<NDArray>& arrays, index_t axis) {
+  return cat(arrays, axis);
+}
 
 NDArray stack(const std::vector<NDArray>& arrays, index_t axis) {
   SHADE_CHECK(!arrays.empty()) << "stack: need at least one array to stack";
@@ -88,9 +94,9 @@ NDArray stack(const std::vector<NDArray>& arrays, index_t axis) {
   const int ax = WrapAxis(axis, nd + 1, arrays[0], "stack");
   std::vector<NDArray> parts;
   for (std::size_t i = 0; i < arrays.size(); ++i) {
-    SHADE_CHECK(arrays[i].sizes() == arrays[0].sizes())
-        << "stack: all input arrays must have the same shape, but array 0 has shape " << arrays[0].sizes()
-        << " and array " << i << " has shape " << arrays[i].sizes();
+    SHADE_CHECK_SHAPE(arrays[i].sizes() == arrays[0].sizes())
+        << "stack: all input arrays must have the same shape, but array 0 has shape "
+        << arrays[0].sizes() << " and array " << i << " has shape " << arrays[i].sizes();
     parts.push_back(arrays[i].unsqueeze(ax));
   }
   return cat(parts, ax);
@@ -117,7 +123,8 @@ std::vector<NDArray> split(const NDArray& a, const std::vector<index_t>& indices
 
 std::vector<NDArray> array_split(const NDArray& a, index_t sections, index_t axis) {
   CheckArray(a, "array_split");
-  SHADE_CHECK_GT(sections, 0) << "array_split: number sections must be larger than 0, got " << sections;
+  SHADE_CHECK_GT(sections, 0) << "array_split: number sections must be larger than 0, got "
+                              << sections;
   const int ax = WrapAxis(axis, a.ndim(), a, "array_split");
   const index_t n = a.size(ax), each = n / sections, extra = n % sections;
   std::vector<index_t> idx;
@@ -133,9 +140,9 @@ std::vector<NDArray> split(const NDArray& a, index_t sections, index_t axis) {
   CheckArray(a, "split");
   SHADE_CHECK_GT(sections, 0) << "split: number sections must be larger than 0, got " << sections;
   const int ax = WrapAxis(axis, a.ndim(), a, "split");
-  SHADE_CHECK_EQ(a.size(ax) % sections, 0)
-      << "split: array split does not result in an equal division: axis " << ax << " of shape " << a.sizes()
-      << " into " << sections << " sections";
+  SHADE_CHECK_SHAPE_EQ(a.size(ax) % sections, 0)
+      << "split: array split does not result in an equal division: axis " << ax << " of shape "
+      << a.sizes() << " into " << sections << " sections";
   return array_split(a, sections, ax);
 }
 
@@ -161,11 +168,13 @@ NDArray flip(const NDArray& a) {
   return flip(a, axes);
 }
 
-NDArray roll(const NDArray& a, const std::vector<index_t>& shifts, const std::vector<index_t>& axes) {
+NDArray roll(const NDArray& a, const std::vector<index_t>& shifts,
+             const std::vector<index_t>& axes) {
   CheckArray(a, "roll");
   SHADE_CHECK_EQ(shifts.size(), axes.size()) << "roll: shift and axis must have the same length";
   std::vector<index_t> total(a.ndim(), 0);
-  for (std::size_t k = 0; k < axes.size(); ++k) total[WrapAxis(axes[k], a.ndim(), a, "roll")] += shifts[k];
+  for (std::size_t k = 0; k < axes.size(); ++k)
+    total[WrapAxis(axes[k], a.ndim(), a, "roll")] += shifts[k];
   NDArray out = a;
   for (int d = 0; d < a.ndim(); ++d) {
     const index_t n = a.size(d);
@@ -179,7 +188,9 @@ NDArray roll(const NDArray& a, const std::vector<index_t>& shifts, const std::ve
   return out.is_same(a) ? a.Clone() : out;
 }
 
-NDArray roll(const NDArray& a, index_t shift, index_t axis) { return roll(a, std::vector<index_t>{shift}, std::vector<index_t>{axis}); }
+NDArray roll(const NDArray& a, index_t shift, index_t axis) {
+  return roll(a, std::vector<index_t>{shift}, std::vector<index_t>{axis});
+}
 
 NDArray roll(const NDArray& a, index_t shift) {
   CheckArray(a, "roll");
@@ -212,7 +223,7 @@ NDArray repeat(const NDArray& a, const std::vector<index_t>& repeats, index_t ax
   CheckArray(a, "repeat");
   const int ax = WrapAxis(axis, a.ndim(), a, "repeat");
   const index_t n = a.size(ax);
-  SHADE_CHECK(static_cast<index_t>(repeats.size()) == n || repeats.size() == 1)
+  SHADE_CHECK_SHAPE(static_cast<index_t>(repeats.size()) == n || repeats.size() == 1)
       << "repeat: " << repeats.size() << " repeat counts for axis " << ax << " of size " << n
       << " (shape " << a.sizes() << ")";
   std::vector<index_t> idx;

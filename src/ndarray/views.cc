@@ -55,7 +55,8 @@ std::vector<index_t> InferSizes(IndexSpan sizes, index_t numel, const char* what
   index_t infer = -1;
   for (std::size_t d = 0; d < out.size(); ++d) {
     if (out[d] == -1) {
-      SHADE_CHECK_EQ(infer, -1) << what << ": only one dimension can be inferred (sizes " << sizes << ")";
+      SHADE_CHECK_SHAPE_EQ(infer, -1)
+          << what << ": only one dimension can be inferred (sizes " << sizes << ")";
       infer = static_cast<index_t>(d);
     } else {
       SHADE_CHECK_GE(out[d], 0) << what << ": invalid size " << out[d] << " in " << sizes;
@@ -63,12 +64,12 @@ std::vector<index_t> InferSizes(IndexSpan sizes, index_t numel, const char* what
     }
   }
   if (infer >= 0) {
-    SHADE_CHECK(known > 0 && numel % known == 0)
+    SHADE_CHECK_SHAPE(known > 0 && numel % known == 0)
         << what << ": shape " << sizes << " is invalid for input of size " << numel;
     out[infer] = numel / known;
   } else {
-    SHADE_CHECK_EQ(known, numel) << what << ": shape " << sizes << " is invalid for input of size "
-                                 << numel;
+    SHADE_CHECK_SHAPE_EQ(known, numel)
+        << what << ": shape " << sizes << " is invalid for input of size " << numel;
   }
   return out;
 }
@@ -92,8 +93,9 @@ NDArray NDArray::transpose(index_t a, index_t b) const {
 
 NDArray NDArray::permute(IndexSpan dims) const {
   const index_t nd = ndim();
-  SHADE_CHECK_EQ(static_cast<index_t>(dims.size()), nd)
-      << "permute: " << dims << " names " << dims.size() << " dimensions of a rank-" << nd << " NDArray";
+  SHADE_CHECK_SHAPE_EQ(static_cast<index_t>(dims.size()), nd)
+      << "permute: " << dims << " names " << dims.size() << " dimensions of a rank-" << nd
+      << " NDArray";
   std::vector<index_t> sz(nd), st(nd);
   std::vector<bool> seen(nd, false);
   for (index_t i = 0; i < nd; ++i) {
@@ -109,7 +111,7 @@ NDArray NDArray::permute(IndexSpan dims) const {
 NDArray NDArray::narrow(index_t dim, index_t start, index_t length) const {
   const index_t d = WrapDim(dim);
   const index_t n = size(d);
-  SHADE_CHECK(start >= 0 && length >= 0 && start <= n && length <= n - start)
+  SHADE_CHECK_SHAPE(start >= 0 && length >= 0 && start <= n && length <= n - start)
       << "narrow: start " << start << " + length " << length << " exceeds size " << n
       << " of dimension " << dim;
   std::vector<index_t> sz = sizes().vec();
@@ -119,7 +121,7 @@ NDArray NDArray::narrow(index_t dim, index_t start, index_t length) const {
 
 NDArray NDArray::slice(index_t dim, index_t start, index_t end, index_t step) const {
   const index_t d = WrapDim(dim);
-  SHADE_CHECK_GE(step, 1) << "slice: step must be positive (dimension " << dim << ")";
+  SHADE_CHECK_SHAPE_GE(step, 1) << "slice: step must be positive (dimension " << dim << ")";
   const index_t n = size(d);
   // Python semantics: negative bounds count from the end, then clamp to [0, n].
   if (start < 0) start = start < -n ? 0 : start + n;
@@ -135,8 +137,8 @@ NDArray NDArray::slice(index_t dim, index_t start, index_t end, index_t step) co
 NDArray NDArray::select(index_t dim, index_t i) const {
   const index_t d = WrapDim(dim);
   const index_t n = size(d);
-  SHADE_CHECK(i >= -n && i < n) << "select: index " << i << " is out of range for dimension "
-                                << dim << " of size " << n;
+  SHADE_CHECK_INDEX(i >= -n && i < n)
+      << "select: index " << i << " is out of range for dimension " << dim << " of size " << n;
   if (i < 0) i += n;
   std::vector<index_t> sz = sizes().vec(), st = strides().vec();
   const index_t off = storage_offset() + i * st[d];
@@ -147,7 +149,7 @@ NDArray NDArray::select(index_t dim, index_t i) const {
 
 NDArray NDArray::unsqueeze(index_t dim) const {
   const index_t nd = ndim();
-  SHADE_CHECK(dim >= -nd - 1 && dim <= nd)
+  SHADE_CHECK_INDEX(dim >= -nd - 1 && dim <= nd)
       << "unsqueeze: dimension " << dim << " is out of range for a rank-" << nd
       << " NDArray (expected in [" << -nd - 1 << ", " << nd << "])";
   const index_t d = dim < 0 ? dim + nd + 1 : dim;
@@ -182,15 +184,15 @@ NDArray NDArray::squeeze(index_t dim) const {
 NDArray NDArray::expand(IndexSpan target) const {
   const index_t nd = ndim();
   const index_t nt = static_cast<index_t>(target.size());
-  SHADE_CHECK_GE(nt, nd) << "expand: the number of sizes in " << target
-                         << " must be at least the rank " << nd << " of " << sizes();
+  SHADE_CHECK_SHAPE_GE(nt, nd) << "expand: the number of sizes in " << target
+                               << " must be at least the rank " << nd << " of " << sizes();
   std::vector<index_t> sz(nt), st(nt);
   for (index_t i = nt - 1; i >= 0; --i) {
     const index_t od = i - (nt - nd);  // aligned input dim, < 0 for new leading dims
     const index_t t = target[i];
     if (od < 0) {
-      SHADE_CHECK_GE(t, 0) << "expand: size " << t << " for new leading dimension " << i
-                           << " of " << target << " must be >= 0";
+      SHADE_CHECK_SHAPE_GE(t, 0) << "expand: size " << t << " for new leading dimension " << i
+                                 << " of " << target << " must be >= 0";
       sz[i] = t;
       st[i] = 0;
       continue;
@@ -200,7 +202,7 @@ NDArray NDArray::expand(IndexSpan target) const {
       sz[i] = s;
       st[i] = stride(od);
     } else {
-      SHADE_CHECK(s == 1 && t >= 0)
+      SHADE_CHECK_SHAPE(s == 1 && t >= 0)
           << "expand: the expanded size " << t << " must match the existing size " << s
           << " at non-singleton dimension " << i << " (sizes " << sizes() << ", target " << target
           << ")";
@@ -214,9 +216,9 @@ NDArray NDArray::expand(IndexSpan target) const {
 NDArray NDArray::view(IndexSpan new_sizes) const {
   const std::vector<index_t> sz = InferSizes(new_sizes, numel(), "view");
   auto st = ViewStrides(sizes(), strides(), sz, numel());
-  SHADE_CHECK(st.has_value())
-      << "view size " << IndexSpan(sz) << " is not compatible with input NDArray's size "
-      << sizes() << " and stride " << strides()
+  SHADE_CHECK_SHAPE(st.has_value())
+      << "view size " << IndexSpan(sz) << " is not compatible with input NDArray's size " << sizes()
+      << " and stride " << strides()
       << " (at least one dimension spans across two contiguous subspaces); use reshape() instead";
   return MakeView(sz, *st, storage_offset());
 }

@@ -25,16 +25,23 @@ json ObjectOfStrings(const std::map<std::string, std::string>& dict) {
 
 std::map<std::string, std::string> ToDict(const json& j) {
   if (!j.is_object()) {
-    throw ParamError(std::string("expected a JSON object of string values, got a JSON ") +
-                     j.type_name());
+    throw ParamError(
+        std::string("expected a JSON object of string, number or boolean values, got a JSON ") +
+        j.type_name());
   }
   std::map<std::string, std::string> out;
   for (auto it = j.begin(); it != j.end(); ++it) {
-    if (!it.value().is_string()) {
-      throw ParamError("JSON value of key '" + it.key() + "' must be a string, got " +
-                       Dump(it.value()));
+    // Strings as dmlc-core writes them; numbers and booleans as people write JSON by hand
+    // (their JSON text, e.g. 3, 0.01, true, is what the field parsers read).
+    const json& v = it.value();
+    if (v.is_string()) {
+      out[it.key()] = v.get<std::string>();
+    } else if (v.is_number() || v.is_boolean()) {
+      out[it.key()] = Dump(v);
+    } else {
+      throw ParamError("JSON value of key '" + it.key() +
+                       "' must be a string, a number or a boolean, got " + Dump(v));
     }
-    out[it.key()] = it.value().get<std::string>();
   }
   return out;
 }

@@ -22,8 +22,12 @@ std::ostream& operator<<(std::ostream& os, const TShape& shape) {
 
 namespace {
 
-bool IsDigit(int ch) { return ch >= '0' && ch <= '9'; }
-bool IsSpace(int ch) { return ch == ' ' || ch == '\t' || ch == '\n' || ch == '\r' || ch == '\v' || ch == '\f'; }
+bool IsDigit(int ch) {
+  return ch >= '0' && ch <= '9';
+}
+bool IsSpace(int ch) {
+  return ch == ' ' || ch == '\t' || ch == '\n' || ch == '\r' || ch == '\v' || ch == '\f';
+}
 
 void SkipSpace(std::istream& is) {
   while (IsSpace(is.peek())) is.get();
@@ -94,9 +98,10 @@ TShape ParseTShape(const std::string& text) {
   std::istringstream is(text);
   TShape shape;
   is >> shape;
-  SHADE_CHECK(!is.fail()) << "invalid shape '" << text << "': expected an integer or a tuple such as (3,4)";
+  SHADE_CHECK_SHAPE(!is.fail()) << "invalid shape '" << text
+                                << "': expected an integer or a tuple such as (3,4)";
   SkipSpace(is);
-  SHADE_CHECK(is.peek() == std::char_traits<char>::eof())
+  SHADE_CHECK_SHAPE(is.peek() == std::char_traits<char>::eof())
       << "invalid shape '" << text << "': unexpected text after the shape";
   return shape;
 }

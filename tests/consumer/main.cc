@@ -4,16 +4,33 @@
 // each result's bytes: the two builds must agree bit for bit, because linking shade::shade gives
 // the header-only static path the SIMD target the library was built for.
 // With an argument ("bench"), it also times both expressions (median of 15 runs).
+#include <unistd.h>
+
 #include <algorithm>
 #include <chrono>
 #include <cstdint>
+#include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <iostream>
+#include <string>
 #include <vector>
 
 #include "shade/shade.h"
+#include "shade/version.h"
 
 namespace {
+
+// A Parameter declared and registered in the consumer (the registration instantiates the
+// library's templates in this program).
+struct ConsumerParam : public shade::Parameter<ConsumerParam> {
+  int rows;
+  float scale;
+  SHADE_DECLARE_PARAMETER(ConsumerParam) {
+    SHADE_DECLARE_FIELD(rows).set_range(1, 100).set_default(2).describe("Rows of the array.");
+    SHADE_DECLARE_FIELD(scale).set_default(1.0f).describe("Multiplier.");
+  }
+};
 
 std::uint64_t Fnv1a(const void* data, std::size_t bytes) {
   const auto* p = static_cast<const unsigned char*>(data);
@@ -36,6 +53,8 @@ double MedianMs(F&& run) {
 }
 
 }  // namespace
+
+SHADE_REGISTER_PARAMETER(ConsumerParam);
 
 int main(int argc, char** argv) {
   using shade::cpu;
@@ -66,9 +85,29 @@ int main(int argc, char** argv) {
   run_dynamic();
   std::cout << "dynamic: " << std::hex << Fnv1a(z.raw_data(), z.nbytes()) << std::dec << "\n";
 
+  // Parameter from JSON, an NDArray op, .npy I/O and an error class, through the package.
+  ConsumerParam param;
+  param.LoadJSON(R"({"rows": 3, "scale": 0.5})");
+  const shade::NDArray m =
+      shade::arange(0, param.rows * 4, 1, shade::kFloat64).reshape({param.rows, 4}) *
+      static_cast<double>(param.scale);
+  const std::string npy = std::string(std::getenv("TMPDIR") ? std::getenv("TMPDIR") : "/tmp") +
+                          "/shade_consumer_" + std::to_string(::getpid()) + ".npy";
+  shade::io::SaveNpy(npy, m);
+  const shade::NDArray back = shade::io::LoadNpy(npy);
+  std::remove(npy.c_str());
+  std::cout << "npy round trip: " << shade::sum(back, 1) << "\n";
+  bool caught = false;
+  try {
+    shade::matmul(m, m);
+  } catch (const shade::ShapeError&) {
+    caught = true;
+  }
+  std::cout << "version " << SHADE_VERSION_STRING << ", ShapeError caught: " << caught << "\n";
+
   if (bench) {
     std::cout << "static_ms: " << MedianMs(run_static) << "\n";
     std::cout << "dynamic_ms: " << MedianMs(run_dynamic) << "\n";
   }
-  return shape.Size() == 24 ? 0 : 1;
+  return shape.Size() == 24 && caught && shade::item<bool>(shade::all(back == m)) ? 0 : 1;
 }

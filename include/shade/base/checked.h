@@ -32,7 +32,7 @@ inline index_t CheckedAdd(index_t a, index_t b, const char* what = "size") {
 inline index_t CheckedProduct(const index_t* dims, index_t n, const char* what = "shape size") {
   index_t prod = 1;
   for (index_t i = 0; i < n; ++i) {
-    SHADE_CHECK_GE(dims[i], 0) << what << ": extent " << i << " is negative";
+    SHADE_CHECK_SHAPE_GE(dims[i], 0) << what << ": extent " << i << " is negative";
     prod = CheckedMul(prod, dims[i], what);
   }
   return prod;

@@ -63,14 +63,17 @@ SHADE_DEFINE_DATATYPE_(std::uint32_t, kUint32, "uint32")
 SHADE_DEFINE_DATATYPE_(std::uint64_t, kUint64, "uint64")
 #undef SHADE_DEFINE_DATATYPE_
 
-/*! \brief Carries a type through a generic lambda: `[](auto tag) { using T = typename decltype(tag)::type; }`. */
+/*! \brief Carries a type through a generic lambda: `[](auto tag) { using T = typename
+ * decltype(tag)::type; }`. */
 template <typename T>
 struct TypeTag {
   using type = T;
 };
 
 /*! \brief True for a valid flag. */
-constexpr bool IsValidTypeFlag(int flag) { return flag >= 0 && flag < kNumTypeFlags; }
+constexpr bool IsValidTypeFlag(int flag) {
+  return flag >= 0 && flag < kNumTypeFlags;
+}
 
 /*!
  * \brief Calls `f(TypeTag<T>{})` with the C++ type of runtime flag `flag`.
@@ -79,28 +82,43 @@ constexpr bool IsValidTypeFlag(int flag) { return flag >= 0 && flag < kNumTypeFl
 template <typename F>
 decltype(auto) DispatchDType(int flag, F&& f) {
   switch (flag) {
-    case kFloat32: return f(TypeTag<float>{});
-    case kFloat64: return f(TypeTag<double>{});
-    case kFloat16: return f(TypeTag<half_t>{});
-    case kUint8: return f(TypeTag<std::uint8_t>{});
-    case kInt32: return f(TypeTag<std::int32_t>{});
-    case kInt8: return f(TypeTag<std::int8_t>{});
-    case kInt64: return f(TypeTag<std::int64_t>{});
-    case kBool: return f(TypeTag<bool>{});
-    case kBfloat16: return f(TypeTag<bf16_t>{});
-    case kInt16: return f(TypeTag<std::int16_t>{});
-    case kUint16: return f(TypeTag<std::uint16_t>{});
-    case kUint32: return f(TypeTag<std::uint32_t>{});
-    case kUint64: return f(TypeTag<std::uint64_t>{});
-    default: break;
+    case kFloat32:
+      return f(TypeTag<float>{});
+    case kFloat64:
+      return f(TypeTag<double>{});
+    case kFloat16:
+      return f(TypeTag<half_t>{});
+    case kUint8:
+      return f(TypeTag<std::uint8_t>{});
+    case kInt32:
+      return f(TypeTag<std::int32_t>{});
+    case kInt8:
+      return f(TypeTag<std::int8_t>{});
+    case kInt64:
+      return f(TypeTag<std::int64_t>{});
+    case kBool:
+      return f(TypeTag<bool>{});
+    case kBfloat16:
+      return f(TypeTag<bf16_t>{});
+    case kInt16:
+      return f(TypeTag<std::int16_t>{});
+    case kUint16:
+      return f(TypeTag<std::uint16_t>{});
+    case kUint32:
+      return f(TypeTag<std::uint32_t>{});
+    case kUint64:
+      return f(TypeTag<std::uint64_t>{});
+    default:
+      break;
   }
-  SHADE_THROW << "unknown dtype flag " << flag << " (valid flags are 0.." << kNumTypeFlags - 1
-              << ")";
+  SHADE_THROW_TYPE << "unknown dtype flag " << flag << " (valid flags are 0.." << kNumTypeFlags - 1
+                   << ")";
 }
 
 /*! \brief Name of a flag ("float32", ...); throws for an unknown flag. */
 inline const char* TypeFlagName(int flag) {
-  return DispatchDType(flag, [](auto tag) { return DataType<typename decltype(tag)::type>::kName; });
+  return DispatchDType(flag,
+                       [](auto tag) { return DataType<typename decltype(tag)::type>::kName; });
 }
 
 /*! \brief Element size in bytes of a flag; throws for an unknown flag. */
@@ -119,10 +137,10 @@ constexpr bool kIsFloating = std::is_floating_point<T>::value || kIsFloat16<T>;
 }  // namespace shade
 
 /*! \brief mshadow-style switch: runs the body with `DType` bound to the flag's type. */
-#define SHADE_TYPE_SWITCH(flag, DType, ...)                          \
-  ::shade::DispatchDType((flag), [&](auto shade_type_tag_) {         \
-    using DType = typename decltype(shade_type_tag_)::type;          \
-    __VA_ARGS__                                                      \
+#define SHADE_TYPE_SWITCH(flag, DType, ...)                  \
+  ::shade::DispatchDType((flag), [&](auto shade_type_tag_) { \
+    using DType = typename decltype(shade_type_tag_)::type;  \
+    __VA_ARGS__                                              \
   })
 
 #endif  // SHADE_BASE_DTYPE_H_

@@ -70,7 +70,8 @@ std::string MakeString(const Args&... args) {
 [[noreturn]] inline void EnforceFail(const char* file, int line, const char* condition,
                                      const std::string& values, const std::string& msg) {
   std::ostringstream os;
-  os << "[enforce fail at " << file << ':' << line << "] " << condition << ". " << values;
+  os << "[enforce fail at " << shade::detail::RelativeSourcePath(file) << ':' << line << "] "
+     << condition << ". " << values;
   if (!values.empty() && !msg.empty()) os << ". ";
   os << msg;
   throw shade::Error(os.str());
@@ -90,9 +91,10 @@ std::string MakeString(const Args&... args) {
 /*! \brief CAFFE_ENFORCE (Caffe2's variant also names the caller object). */
 #define CAFFE_ENFORCE_WITH_CALLER(condition, ...) CAFFE_ENFORCE(condition, __VA_ARGS__)
 /*! \brief Throws shade::Error with the streamed arguments. */
-#define CAFFE_THROW(...)                                                                        \
-  throw ::shade::Error(::caffe2::enforce_detail::MakeString("[enforce fail at ", __FILE__, ':', \
-                                                            __LINE__, "] ", __VA_ARGS__))
+#define CAFFE_THROW(...)                                                                       \
+  throw ::shade::Error(::caffe2::enforce_detail::MakeString(                                   \
+      "[enforce fail at ", ::shade::detail::RelativeSourcePath(__FILE__), ':', __LINE__, "] ", \
+      __VA_ARGS__))
 // Comparison enforcements: the message shows both values ("3 vs 4").
 #define CAFFE_ENFORCE_OP_(x, y, op, ...)                                                    \
   do {                                                                                      \

@@ -60,8 +60,8 @@ using ::shade::parameter::ParamManagerSingleton;
 
 /*! \brief dmlc-core spelling of SHADE_DECLARE_PARAMETER. */
 #define DMLC_DECLARE_PARAMETER(PType) SHADE_DECLARE_PARAMETER(PType)
-/*! \brief dmlc-core spelling of SHADE_DECLARE_FIELD. */
-#define DMLC_DECLARE_FIELD(FieldName) SHADE_DECLARE_FIELD(FieldName)
+/*! \brief dmlc-core spelling of SHADE_DECLARE_FIELD; the field's errors are dmlc-core's texts. */
+#define DMLC_DECLARE_FIELD(FieldName) SHADE_DECLARE_FIELD(FieldName).use_dmlc_messages()
 /*! \brief dmlc-core spelling of SHADE_DECLARE_ALIAS. */
 #define DMLC_DECLARE_ALIAS(FieldName, AliasName) SHADE_DECLARE_ALIAS(FieldName, AliasName)
 /*! \brief dmlc-core spelling of SHADE_REGISTER_PARAMETER. */

@@ -205,7 +205,7 @@ inline void IndexFill(Tensor<cpu, 2, DType> dst, const Tensor<cpu, 1, IndexType>
 template <typename KDType, typename VDType>
 inline void SortByKey(Tensor<cpu, 1, KDType> keys, Tensor<cpu, 1, VDType> values,
                       bool is_ascend = true) {
-  SHADE_CHECK_EQ(keys.size(0), values.size(0))
+  SHADE_CHECK_SHAPE_EQ(keys.size(0), values.size(0))
       << "The sizes of key/value are not equal! keys_size: " << keys.size(0)
       << "values_size: " << values.size(0);
   const std::size_t n = static_cast<std::size_t>(keys.size(0));

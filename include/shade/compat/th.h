@@ -93,7 +93,8 @@ inline void ThrowFormatted(const char* file, int line, const char* fmt, ...) {
   va_start(args, fmt);
   std::vsnprintf(buf, sizeof(buf), fmt, args);
   va_end(args);
-  SHADE_THROW << "TH error at " << file << ':' << line << ": " << buf;
+  SHADE_THROW << "TH error at " << ::shade::detail::RelativeSourcePath(file) << ':' << line << ": "
+              << buf;
 }
 
 /*! \brief THArgCheck's failure: names the argument and the condition, then the message. */
@@ -106,8 +107,8 @@ inline void ThrowArgCheck(const char* file, int line, int arg, const char* cond,
   va_start(args, fmt);
   std::vsnprintf(buf, sizeof(buf), fmt, args);
   va_end(args);
-  SHADE_THROW << "TH argument #" << arg << " (" << cond << ") at " << file << ':' << line << ": "
-              << buf;
+  SHADE_THROW << "TH argument #" << arg << " (" << cond << ") at "
+              << ::shade::detail::RelativeSourcePath(file) << ':' << line << ": " << buf;
 }
 
 // ------------------------------------------------------------------------------ storage
@@ -198,7 +199,7 @@ T* StorageData(const Storage<T>* s) {
 template <typename T>
 void CheckStorageIndex(const Storage<T>* s, index_t idx, const char* fn) {
   const index_t n = StorageSize(s);
-  SHADE_CHECK(idx >= 0 && idx < n)
+  SHADE_CHECK_INDEX(idx >= 0 && idx < n)
       << fn << ": index " << idx << " out of bounds for a storage of " << n << " elements";
 }
 
@@ -212,7 +213,7 @@ void StorageFill(Storage<T>* s, T value) {
 /*! \brief THStorage_(copy): sizes must match (TH: "size mismatch"). */
 template <typename T>
 void StorageCopy(Storage<T>* dst, const Storage<T>* src) {
-  SHADE_CHECK_EQ(StorageSize(dst), StorageSize(src))
+  SHADE_CHECK_SHAPE_EQ(StorageSize(dst), StorageSize(src))
       << "THStorage_copy: size mismatch (destination " << StorageSize(dst) << ", source "
       << StorageSize(src) << " elements)";
   if (StorageSize(src) > 0)
@@ -238,7 +239,7 @@ index_t NElement(const Tensor<T>* t) {
 template <typename T>
 void CheckDim(const Tensor<T>* t, int dim, const char* fn) {
   const int nd = NDimension(t);
-  SHADE_CHECK(dim >= 0 && dim < nd)
+  SHADE_CHECK_INDEX(dim >= 0 && dim < nd)
       << fn << ": dimension " << dim << " out of range of a " << nd << "D tensor";
 }
 
@@ -253,11 +254,11 @@ void SetView(Tensor<T>* self, Storage<T>* storage, index_t offset, int ndim, con
              const index_t* strides) {
   SHADE_CHECK(self != nullptr) << "THTensor: null tensor";
   SHADE_CHECK_GE(offset, 0) << "THTensor: storage offset " << offset << " is negative";
-  SHADE_CHECK_GE(ndim, 0) << "THTensor: " << ndim << " dimensions";
+  SHADE_CHECK_SHAPE_GE(ndim, 0) << "THTensor: " << ndim << " dimensions";
   int nd = 0;
   for (; nd < ndim; ++nd) {
-    SHADE_CHECK_GE(sizes[nd], 0) << "THTensor: size " << sizes[nd] << " of dimension " << nd
-                                 << " is negative";
+    SHADE_CHECK_SHAPE_GE(sizes[nd], 0)
+        << "THTensor: size " << sizes[nd] << " of dimension " << nd << " is negative";
     if (sizes[nd] == 0) break;
   }
   std::vector<index_t> sz(sizes, sizes + nd), st(static_cast<std::size_t>(nd));
@@ -399,12 +400,13 @@ Tensor<T>* TensorNewContiguous(const Tensor<T>* src) {
 /*! \brief THTensor_(select): `self` becomes `src` at index `idx` of dimension `dim`. */
 template <typename T>
 void TensorSelect(Tensor<T>* self, const Tensor<T>* src, int dim, index_t idx) {
-  SHADE_CHECK(NDimension(src) > 1)
+  SHADE_CHECK_SHAPE(NDimension(src) > 1)
       << "THTensor_select: cannot select on a vector (a " << NDimension(src) << "D tensor)";
   CheckDim(src, dim, "THTensor_select");
   const index_t n = src->array.size(dim);
-  SHADE_CHECK(idx >= 0 && idx < n) << "THTensor_select: index " << idx << " out of range for size "
-                                   << n << " of dimension " << dim;
+  SHADE_CHECK_INDEX(idx >= 0 && idx < n)
+      << "THTensor_select: index " << idx << " out of range for size " << n << " of dimension "
+      << dim;
   SetViewFrom(self, src->storage, src->array.select(dim, idx));
 }
 
@@ -413,9 +415,10 @@ template <typename T>
 void TensorNarrow(Tensor<T>* self, const Tensor<T>* src, int dim, index_t first, index_t size) {
   CheckDim(src, dim, "THTensor_narrow");
   const index_t n = src->array.size(dim);
-  SHADE_CHECK(first >= 0 && first < n) << "THTensor_narrow: first index " << first
-                                       << " out of range for size " << n << " of dimension " << dim;
-  SHADE_CHECK(size > 0 && first <= n - size)
+  SHADE_CHECK_INDEX(first >= 0 && first < n)
+      << "THTensor_narrow: first index " << first << " out of range for size " << n
+      << " of dimension " << dim;
+  SHADE_CHECK_INDEX(size > 0 && first <= n - size)
       << "THTensor_narrow: size " << size << " out of range (first " << first << ", dimension "
       << dim << " of size " << n << ")";
   SetViewFrom(self, src->storage, src->array.narrow(dim, first, size));
@@ -435,11 +438,12 @@ void TensorTranspose(Tensor<T>* self, const Tensor<T>* src, int d1, int d2) {
  */
 template <typename T>
 void TensorUnfold(Tensor<T>* self, const Tensor<T>* src, int dim, index_t size, index_t step) {
-  SHADE_CHECK(NDimension(src) > 0) << "THTensor_unfold: cannot unfold an empty tensor";
+  SHADE_CHECK_SHAPE(NDimension(src) > 0) << "THTensor_unfold: cannot unfold an empty tensor";
   CheckDim(src, dim, "THTensor_unfold");
   const index_t n = src->array.size(dim);
-  SHADE_CHECK(size >= 1 && size <= n) << "THTensor_unfold: window size " << size
-                                      << " out of range for size " << n << " of dimension " << dim;
+  SHADE_CHECK_INDEX(size >= 1 && size <= n)
+      << "THTensor_unfold: window size " << size << " out of range for size " << n
+      << " of dimension " << dim;
   SHADE_CHECK_GT(step, 0) << "THTensor_unfold: step " << step << " is not positive";
   std::vector<index_t> sz = src->array.sizes().vec(), st = src->array.strides().vec();
   sz.push_back(size);
@@ -490,7 +494,7 @@ template <typename T>
 void TensorUnsqueeze1d(Tensor<T>* self, const Tensor<T>* src, int dim) {
   const int nd = NDimension(src);
   SHADE_CHECK(nd > 0) << "THTensor_unsqueeze1d: cannot unsqueeze an empty tensor";
-  SHADE_CHECK(dim >= 0 && dim <= nd)
+  SHADE_CHECK_INDEX(dim >= 0 && dim <= nd)
       << "THTensor_unsqueeze1d: dimension " << dim << " out of range of a " << nd << "D tensor";
   SetViewFrom(self, src->storage, src->array.unsqueeze(dim));
 }
@@ -523,14 +527,14 @@ bool TensorIsSetTo(const Tensor<T>* a, const Tensor<T>* b) {
 template <typename T>
 T& TensorElement(const Tensor<T>* t, std::initializer_list<index_t> idx, const char* fn) {
   const int nd = NDimension(t);
-  SHADE_CHECK_EQ(nd, static_cast<int>(idx.size()))
+  SHADE_CHECK_SHAPE_EQ(nd, static_cast<int>(idx.size()))
       << fn << ": tensor must have " << idx.size() << " dimension(s), it has " << nd;
   index_t off = t->storage_offset;
   int d = 0;
   for (index_t i : idx) {
     const index_t n = t->array.size(d);
-    SHADE_CHECK(i >= 0 && i < n) << fn << ": index " << i << " out of range for size " << n
-                                 << " of dimension " << d;
+    SHADE_CHECK_INDEX(i >= 0 && i < n)
+        << fn << ": index " << i << " out of range for size " << n << " of dimension " << d;
     off += i * t->array.stride(d);
     ++d;
   }
@@ -1133,7 +1137,8 @@ SHADE_TH_DEFINE_REAL_(Half, THHalf)
   }                                                                                                \
   inline TH##R##Tensor* TH##R##Tensor_newWithSize(THLongStorage* size, THLongStorage* stride) {    \
     SHADE_CHECK(size != nullptr) << "TH" #R "Tensor_newWithSize: null size";                       \
-    SHADE_CHECK(!stride || ::shade::th::StorageSize(stride) == ::shade::th::StorageSize(size))     \
+    SHADE_CHECK_SHAPE(!stride ||                                                                   \
+                      ::shade::th::StorageSize(stride) == ::shade::th::StorageSize(size))          \
         << "TH" #R "Tensor_newWithSize: invalid stride (" << ::shade::th::StorageSize(stride)      \
         << " entries for " << ::shade::th::StorageSize(size) << " sizes)";                         \
     return ::shade::th::TensorNewWithSize<T>(static_cast<int>(::shade::th::StorageSize(size)),     \
@@ -1142,7 +1147,8 @@ SHADE_TH_DEFINE_REAL_(Half, THHalf)
   }                                                                                                \
   inline void TH##R##Tensor_resize(TH##R##Tensor* t, THLongStorage* size, THLongStorage* stride) { \
     SHADE_CHECK(size != nullptr) << "TH" #R "Tensor_resize: null size";                            \
-    SHADE_CHECK(!stride || ::shade::th::StorageSize(stride) == ::shade::th::StorageSize(size))     \
+    SHADE_CHECK_SHAPE(!stride ||                                                                   \
+                      ::shade::th::StorageSize(stride) == ::shade::th::StorageSize(size))          \
         << "TH" #R "Tensor_resize: invalid stride (" << ::shade::th::StorageSize(stride)           \
         << " entries for " << ::shade::th::StorageSize(size) << " sizes)";                         \
     ::shade::th::TensorResizeNd(t, static_cast<int>(::shade::th::StorageSize(size)),               \

@@ -187,8 +187,8 @@ struct ShapeCheck<dim, BinaryMapExp<OP, TA, TB, DType, etype>> {
     const Shape<dim> shape2 = ShapeCheck<dim, TB>::Check(t.rhs_);
     if (IsWildcardShape(shape1)) return shape2;
     if (IsWildcardShape(shape2)) return shape1;
-    SHADE_CHECK(shape1 == shape2) << "BinaryMapExp: shapes of operands differ: lhs " << shape1
-                                  << " vs rhs " << shape2;
+    SHADE_CHECK_SHAPE(shape1 == shape2)
+        << "BinaryMapExp: shapes of operands differ: lhs " << shape1 << " vs rhs " << shape2;
     return shape1;
   }
 };
@@ -204,9 +204,9 @@ struct ShapeCheck<dim, TernaryMapExp<OP, TA, TB, TC, DType, etype>> {
       if (known == nullptr) {
         known = &s;
       } else {
-        SHADE_CHECK(*known == s) << "TernaryMapExp: shapes of operands differ: "
-                                 << ShapeString(shapes[0]) << ", " << ShapeString(shapes[1]) << ", "
-                                 << ShapeString(shapes[2]);
+        SHADE_CHECK_SHAPE(*known == s)
+            << "TernaryMapExp: shapes of operands differ: " << ShapeString(shapes[0]) << ", "
+            << ShapeString(shapes[1]) << ", " << ShapeString(shapes[2]);
       }
     }
     return known != nullptr ? *known : shapes[0];
@@ -229,7 +229,7 @@ template <int dim, typename Dst, typename E>
 SHADE_XINLINE Shape<dim> CheckAssignShape(const Dst& dst, const E& exp) {
   const Shape<dim> dshape = ShapeCheck<dim, Dst>::Check(dst);
   const Shape<dim> eshape = ShapeCheck<dim, E>::Check(exp);
-  SHADE_CHECK(IsWildcardShape(eshape) || eshape == dshape)
+  SHADE_CHECK_SHAPE(IsWildcardShape(eshape) || eshape == dshape)
       << "assignment: expression shape " << eshape << " differs from destination shape " << dshape;
   return dshape;
 }

@@ -63,7 +63,7 @@ inline void CheckNoOverlap(const TD& dst, const TS& src, const char* name) {
   const index_t dn = SpanElements(dst), sn = SpanElements(src);
   const auto* d0 = dst.dptr_;
   const auto* s0 = src.dptr_;
-  SHADE_CHECK(dn == 0 || sn == 0 || d0 + dn <= s0 || s0 + sn <= d0)
+  SHADE_CHECK_SHAPE(dn == 0 || sn == 0 || d0 + dn <= s0 || s0 + sn <= d0)
       << "dot: the destination (shape " << dst.shape_ << ") overlaps the " << name
       << " operand (shape " << src.shape_ << "); write the product to another tensor";
 }
@@ -95,10 +95,10 @@ struct DotEngine<SV, Device, 2, 2, 2, ltrans, rtrans, DType> {
     const index_t k = ltrans ? lhs.size(0) : lhs.size(1);
     const index_t k2 = rtrans ? rhs.size(1) : rhs.size(0);
     const index_t n = rtrans ? rhs.size(0) : rhs.size(1);
-    SHADE_CHECK(k == k2) << "dot: inner dimensions differ: lhs" << (ltrans ? ".T()" : "")
-                         << " of shape " << lhs.shape_ << " and rhs" << (rtrans ? ".T()" : "")
-                         << " of shape " << rhs.shape_ << " (" << k << " vs " << k2 << ")";
-    SHADE_CHECK(dst.shape_ == Shape2(m, n))
+    SHADE_CHECK_SHAPE(k == k2) << "dot: inner dimensions differ: lhs" << (ltrans ? ".T()" : "")
+                               << " of shape " << lhs.shape_ << " and rhs" << (rtrans ? ".T()" : "")
+                               << " of shape " << rhs.shape_ << " (" << k << " vs " << k2 << ")";
+    SHADE_CHECK_SHAPE(dst.shape_ == Shape2(m, n))
         << "dot: destination shape " << dst.shape_ << " differs from the product shape "
         << Shape2(m, n) << " of lhs " << lhs.shape_ << " and rhs " << rhs.shape_;
     detail::CheckNoOverlap(dst, lhs, "lhs");
@@ -130,14 +130,14 @@ inline void MatVec(Tensor<Device, 1, DType>* dst, const Tensor<Device, 2, DType>
   const index_t rows = mat.size(0), cols = mat.size(1);
   const index_t k = trans ? rows : cols;
   const index_t n = trans ? cols : rows;
-  SHADE_CHECK(k == vec.size(0)) << "dot: "
-                                << (vec_first ? OperandText("vector", false, vec.shape_)
-                                              : OperandText("matrix", user_trans, mat.shape_))
-                                << " does not match "
-                                << (vec_first ? OperandText("matrix", user_trans, mat.shape_)
-                                              : OperandText("vector", false, vec.shape_));
-  SHADE_CHECK(dst->size(0) == n) << "dot: destination shape " << dst->shape_
-                                 << " differs from the product shape " << Shape1(n);
+  SHADE_CHECK_SHAPE(k == vec.size(0)) << "dot: "
+                                      << (vec_first ? OperandText("vector", false, vec.shape_)
+                                                    : OperandText("matrix", user_trans, mat.shape_))
+                                      << " does not match "
+                                      << (vec_first ? OperandText("matrix", user_trans, mat.shape_)
+                                                    : OperandText("vector", false, vec.shape_));
+  SHADE_CHECK_SHAPE(dst->size(0) == n) << "dot: destination shape " << dst->shape_
+                                       << " differs from the product shape " << Shape1(n);
   CheckNoOverlap(*dst, mat, vec_first ? "rhs" : "lhs");
   CheckNoOverlap(*dst, vec, vec_first ? "lhs" : "rhs");
   blas::Gemv<DType>(trans, rows, cols, DotSaver<SV, DType>::Alpha(scale), mat.dptr_, mat.stride_,
@@ -179,7 +179,7 @@ struct DotEngine<SV, Device, 2, 1, 1, ltrans, rtrans, DType> {
                   "shade: the outer product of two vectors is written dot(x.T(), y)");
     Tensor<Device, 2, DType>& dst = *p_dst;
     const index_t m = lhs.size(0), n = rhs.size(0);
-    SHADE_CHECK(dst.shape_ == Shape2(m, n))
+    SHADE_CHECK_SHAPE(dst.shape_ == Shape2(m, n))
         << "dot: destination shape " << dst.shape_ << " differs from the outer product shape "
         << Shape2(m, n) << " of vectors " << lhs.shape_ << " and " << rhs.shape_;
     detail::CheckNoOverlap(dst, lhs, "lhs");
@@ -203,10 +203,10 @@ struct DotEngine<SV, Device, 3, 3, 3, ltrans, rtrans, DType> {
     const index_t k = ltrans ? lhs.size(1) : lhs.size(2);
     const index_t k2 = rtrans ? rhs.size(2) : rhs.size(1);
     const index_t n = rtrans ? rhs.size(1) : rhs.size(2);
-    SHADE_CHECK(rhs.size(0) == batch && k == k2)
+    SHADE_CHECK_SHAPE(rhs.size(0) == batch && k == k2)
         << "batch_dot: operands do not match: lhs" << (ltrans ? "^T" : "") << " of shape "
         << lhs.shape_ << " and rhs" << (rtrans ? "^T" : "") << " of shape " << rhs.shape_;
-    SHADE_CHECK(dst.shape_ == Shape3(batch, m, n))
+    SHADE_CHECK_SHAPE(dst.shape_ == Shape3(batch, m, n))
         << "batch_dot: destination shape " << dst.shape_ << " differs from the product shape "
         << Shape3(batch, m, n) << " of lhs " << lhs.shape_ << " and rhs " << rhs.shape_;
     detail::CheckNoOverlap(dst, lhs, "lhs");

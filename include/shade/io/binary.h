@@ -41,7 +41,7 @@ struct HasBytesLeft<TStream, decltype(void(std::declval<const TStream&>().BytesL
 template <typename TStream>
 void BinaryReadExact(TStream& fi, void* ptr, std::size_t size, const char* what) {
   const std::size_t got = size == 0 ? 0 : fi.Read(ptr, size);
-  SHADE_CHECK_EQ(got, size) << "LoadBinary: stream truncated while reading " << what;
+  SHADE_CHECK_IO_EQ(got, size) << "LoadBinary: stream truncated while reading " << what;
 }
 
 /*! \brief One stored extent: mshadow's default index_t. */
@@ -68,11 +68,12 @@ Shape<dim> LoadBinaryShape(TStream& fi) {
   Shape<dim> shape;
   for (int i = 0; i < dim; ++i) shape[i] = static_cast<index_t>(stored[i]);
   const index_t total = CheckedProduct(shape.shape_, dim, "LoadBinary: stored shape");
-  const index_t bytes = CheckedMul(total, static_cast<index_t>(sizeof(DType)), "LoadBinary: data size");
+  const index_t bytes =
+      CheckedMul(total, static_cast<index_t>(sizeof(DType)), "LoadBinary: data size");
   if constexpr (HasBytesLeft<TStream>::value) {
     std::uint64_t left = 0;
     if (fi.BytesLeft(&left)) {
-      SHADE_CHECK_LE(static_cast<std::uint64_t>(bytes), left)
+      SHADE_CHECK_SHAPE_LE(static_cast<std::uint64_t>(bytes), left)
           << "LoadBinary: the stored shape " << shape << " needs " << bytes
           << " data bytes but the stream holds " << left;
     }
@@ -110,8 +111,8 @@ template <int dim, typename DType, typename TStream>
 inline void LoadBinary(TStream& fi, Tensor<cpu, dim, DType>* dst, bool pre_alloc) {
   const Shape<dim> shape = detail::LoadBinaryShape<dim, DType>(fi);
   if (pre_alloc) {
-    SHADE_CHECK(shape == dst->shape_) << "LoadBinary: stored shape " << shape
-                                      << " does not match the pre-allocated " << dst->shape_;
+    SHADE_CHECK_SHAPE(shape == dst->shape_) << "LoadBinary: stored shape " << shape
+                                            << " does not match the pre-allocated " << dst->shape_;
     detail::LoadBinaryRows(fi, *dst);
     return;
   }

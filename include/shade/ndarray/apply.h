@@ -83,7 +83,8 @@ namespace detail {
 template <typename K, int N, typename = void>
 struct HasTileKernel : std::false_type {};
 template <typename K, int N>
-struct HasTileKernel<K, N, decltype(void(std::declval<K&>().Tile(std::declval<const StridedTile<N>&>())))>
+struct HasTileKernel<K, N,
+                     decltype(void(std::declval<K&>().Tile(std::declval<const StridedTile<N>&>())))>
     : std::true_type {};
 }  // namespace detail
 
@@ -113,8 +114,8 @@ struct ApplyPlan {
  * \brief Builds the plan for operands of shape `sizes` with element strides `strides[k]`
  *  (each of sizes.size() entries, >= 0) and element sizes `itemsize[k]`.
  */
-ApplyPlan MakeApplyPlan(IndexSpan sizes, const IndexSpan* strides, const index_t* itemsize, int nops,
-                        const ApplyOptions& opt);
+ApplyPlan MakeApplyPlan(IndexSpan sizes, const IndexSpan* strides, const index_t* itemsize,
+                        int nops, const ApplyOptions& opt);
 
 /*!
  * \brief TH_TENSOR_APPLY's setup for one tensor, verbatim from note 001: the innermost
@@ -127,7 +128,8 @@ void THContiguousSection(IndexSpan sizes, IndexSpan strides, index_t* dim, index
 
 namespace detail {
 
-/*! \brief Largest rank after dropping size-1 dims (2^63 elements allow at most 63 dims of size >= 2). */
+/*! \brief Largest rank after dropping size-1 dims (2^63 elements allow at most 63 dims of size >=
+ * 2). */
 constexpr int kMaxApplyDims = 64;
 
 /*! \brief Runs `k` over the flat element range [b, e) of the plan. */
@@ -258,10 +260,10 @@ void ApplyNDArrays(const std::array<NDArray, N>& ops, Kernel&& k,
   std::array<char*, N> base;
   for (int o = 0; o < N; ++o) {
     SHADE_CHECK(ops[o].defined()) << "apply: operand " << o << " is an undefined NDArray";
-    SHADE_CHECK(ops[o].sizes() == ops[0].sizes())
+    SHADE_CHECK_SHAPE(ops[o].sizes() == ops[0].sizes())
         << "apply: operand " << o << " has sizes " << ops[o].sizes() << ", operand 0 has "
         << ops[0].sizes();
-    SHADE_CHECK(ops[o].dtype().initialized())
+    SHADE_CHECK_TYPE(ops[o].dtype().initialized())
         << "apply: operand " << o << " has no element type yet";
     SHADE_CHECK(ops[o].data_ptr() != nullptr || ops[o].numel() == 0)
         << "apply: operand " << o << " (" << ops[o] << ") has no memory allocated";
@@ -283,8 +285,8 @@ void ApplyTypedImpl(F& f, const std::array<NDArray, sizeof...(Ts)>& ops, const A
   constexpr int N = static_cast<int>(sizeof...(Ts));
   const bool types_ok[] = {ops[I].template IsType<Ts>()...};
   for (int o = 0; o < N; ++o) {
-    SHADE_CHECK(types_ok[o]) << "apply: operand " << o << " holds " << ops[o].dtype().name()
-                             << ", the kernel expects another type";
+    SHADE_CHECK_TYPE(types_ok[o]) << "apply: operand " << o << " holds " << ops[o].dtype().name()
+                                  << ", the kernel expects another type";
   }
   ApplyNDArrays<N>(
       ops,

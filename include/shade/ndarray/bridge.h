@@ -45,8 +45,8 @@ namespace detail {
 inline index_t CheckedRowPitch(const NDArray& a, const char* what) {
   SHADE_CHECK(a.defined()) << what << ": the NDArray is undefined";
   const index_t pitch = RowPitch(a);
-  SHADE_CHECK_GE(pitch, 0) << what << ": the layout (sizes " << a.sizes() << ", strides " << a.strides()
-                           << ") is not row-pitched; call contiguous() first";
+  SHADE_CHECK_SHAPE_GE(pitch, 0) << what << ": the layout (sizes " << a.sizes() << ", strides "
+                                 << a.strides() << ") is not row-pitched; call contiguous() first";
   SHADE_CHECK(a.data_ptr() != nullptr || a.numel() == 0)
       << what << ": " << a << " has no memory allocated";
   return pitch;
@@ -56,8 +56,8 @@ inline index_t CheckedRowPitch(const NDArray& a, const char* what) {
 /*! \brief Type-erased view of a row-pitched NDArray (numeric dtypes only). */
 inline TBlob ToTBlob(const NDArray& a) {
   const index_t pitch = detail::CheckedRowPitch(a, "ToTBlob");
-  SHADE_CHECK_GE(a.type_flag(), 0) << "ToTBlob: element type " << a.dtype().name()
-                                   << " has no dtype flag";
+  SHADE_CHECK_TYPE_GE(a.type_flag(), 0)
+      << "ToTBlob: element type " << a.dtype().name() << " has no dtype flag";
   TBlob blob(a.data_ptr(), a.shape(), a.dev_mask(), a.type_flag());
   blob.stride_ = pitch;
   return blob;
@@ -67,7 +67,8 @@ inline TBlob ToTBlob(const NDArray& a) {
 template <typename Device, int dim, typename DType>
 Tensor<Device, dim, DType> ToTensor(const NDArray& a) {
   const index_t pitch = detail::CheckedRowPitch(a, "ToTensor");
-  SHADE_CHECK_EQ(a.ndim(), dim) << "ToTensor: " << a << " has rank " << a.ndim() << ", not " << dim;
+  SHADE_CHECK_SHAPE_EQ(a.ndim(), dim)
+      << "ToTensor: " << a << " has rank " << a.ndim() << ", not " << dim;
   SHADE_CHECK_EQ(a.dev_mask(), Device::kDevMask)
       << "ToTensor: " << a << " lives on " << DevMaskName(a.dev_mask()) << ", the tensor on "
       << DevMaskName(Device::kDevMask);
@@ -81,14 +82,16 @@ inline NDArray FromTBlob(const TBlob& blob) {
   std::vector<index_t> sizes(blob.shape_.begin(), blob.shape_.end());
   std::vector<index_t> strides(nd);
   if (nd > 0) {
-    SHADE_CHECK_GE(blob.stride_, sizes[nd - 1]) << "FromTBlob: row pitch " << blob.stride_
-                                                << " is smaller than the row length " << sizes[nd - 1];
+    SHADE_CHECK_SHAPE_GE(blob.stride_, sizes[nd - 1])
+        << "FromTBlob: row pitch " << blob.stride_ << " is smaller than the row length "
+        << sizes[nd - 1];
     strides[nd - 1] = 1;
     if (nd >= 2) strides[nd - 2] = blob.stride_;
-    for (int d = nd - 3; d >= 0; --d) strides[d] = CheckedMul(strides[d + 1], sizes[d + 1], "FromTBlob stride");
+    for (int d = nd - 3; d >= 0; --d)
+      strides[d] = CheckedMul(strides[d + 1], sizes[d + 1], "FromTBlob stride");
   }
-  return NDArray::FromBlob(blob.dptr_, IndexSpan(sizes), IndexSpan(strides), TypeMeta::FromFlag(blob.type_flag_),
-                           DataDeleter(), blob.dev_mask_);
+  return NDArray::FromBlob(blob.dptr_, IndexSpan(sizes), IndexSpan(strides),
+                           TypeMeta::FromFlag(blob.type_flag_), DataDeleter(), blob.dev_mask_);
 }
 
 }  // namespace shade

@@ -69,19 +69,33 @@ class IndexSpan {
   /*! \brief From a pointer and a length. */
   IndexSpan(const index_t* data, std::size_t size) noexcept : data_(data), size_(size) {}
   /*! \brief Element i (unchecked). */
-  index_t operator[](std::size_t i) const noexcept { return data_[i]; }
+  index_t operator[](std::size_t i) const noexcept {
+    return data_[i];
+  }
   /*! \brief Number of entries. */
-  std::size_t size() const noexcept { return size_; }
+  std::size_t size() const noexcept {
+    return size_;
+  }
   /*! \brief True when empty. */
-  bool empty() const noexcept { return size_ == 0; }
+  bool empty() const noexcept {
+    return size_ == 0;
+  }
   /*! \brief First entry. */
-  const index_t* data() const noexcept { return data_; }
+  const index_t* data() const noexcept {
+    return data_;
+  }
   /*! \brief Iteration. */
-  const index_t* begin() const noexcept { return data_; }
+  const index_t* begin() const noexcept {
+    return data_;
+  }
   /*! \brief Iteration. */
-  const index_t* end() const noexcept { return data_ + size_; }
+  const index_t* end() const noexcept {
+    return data_ + size_;
+  }
   /*! \brief Owning copy. */
-  std::vector<index_t> vec() const { return std::vector<index_t>(begin(), end()); }
+  std::vector<index_t> vec() const {
+    return std::vector<index_t>(begin(), end());
+  }
   /*! \brief Element-wise equality. */
   friend bool operator==(IndexSpan a, IndexSpan b) noexcept {
     if (a.size_ != b.size_) return false;
@@ -91,7 +105,9 @@ class IndexSpan {
     return true;
   }
   /*! \brief Element-wise inequality. */
-  friend bool operator!=(IndexSpan a, IndexSpan b) noexcept { return !(a == b); }
+  friend bool operator!=(IndexSpan a, IndexSpan b) noexcept {
+    return !(a == b);
+  }
 
  private:
   const index_t* data_ = nullptr;
@@ -282,8 +298,7 @@ class NDArray {
    */
   void Resize(IndexSpan dims);
   /*! \brief `Resize(d0, d1, ...)`; `Resize()` makes a scalar. */
-  template <typename... Ts,
-            typename = std::enable_if_t<(std::is_integral<Ts>::value && ...)>>
+  template <typename... Ts, typename = std::enable_if_t<(std::is_integral<Ts>::value && ...)>>
   void Resize(Ts... dims) {
     const index_t d[] = {static_cast<index_t>(dims)..., 0};
     Resize(IndexSpan(d, sizeof...(Ts)));
@@ -354,8 +369,8 @@ class NDArray {
   NDAccessor<T, N> accessor() const {
     static_assert(N >= 1, "accessor<T, N>: N >= 1 (use at<T>() for a scalar)");
     CheckTypedData(TypeMeta::Make<T>());
-    SHADE_CHECK_EQ(ndim(), N) << "accessor: the NDArray has rank " << ndim()
-                              << ", the accessor rank " << N;
+    SHADE_CHECK_SHAPE_EQ(ndim(), N)
+        << "accessor: the NDArray has rank " << ndim() << ", the accessor rank " << N;
     return NDAccessor<T, N>(static_cast<T*>(data_ptr()), Impl()->sizes(), Impl()->strides());
   }
 
@@ -409,7 +424,8 @@ class NDArray {
 
   /*! \brief Dimension index in [0, ndim) from d in [-ndim, ndim); throws otherwise. */
   index_t WrapDim(index_t d) const;
-  /*! \brief Short description: "NDArray(float32, sizes=(2,3), strides=(3,1), offset=0)". */
+  /*! \brief One-line summary without the values (what error messages show):
+   *  "NDArray(float32, sizes=(2,3), strides=(3,1), offset=0, cpu)". `os << a` prints values. */
   std::string Describe() const;
 
  private:
@@ -427,7 +443,8 @@ class NDArray {
   intrusive_ptr<NDArrayImpl> impl_;
 };
 
-/*! \brief Prints `Describe()`. */
+/*! \brief Prints the values in NumPy's repr format (ToString in ndarray/print.h); an undefined
+ *  or unallocated array prints its Describe() summary. */
 std::ostream& operator<<(std::ostream& os, const NDArray& a);
 
 /*! \brief Row-major strides (elements) of `sizes`. */

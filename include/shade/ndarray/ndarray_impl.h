@@ -101,7 +101,8 @@ class NDArrayImpl : public intrusive_ptr_target {
     // A zero extent empties the array but the other extents still set the strides: check them
     // before anything changes (sizes (0, 2^40, 2^40) must throw, not overflow).
     index_t span = 1;
-    for (int d = ndim - 1; d > 0; --d) span = CheckedMul(span, std::max<index_t>(sizes[d], 1), "NDArray stride");
+    for (int d = ndim - 1; d > 0; --d)
+      span = CheckedMul(span, std::max<index_t>(sizes[d], 1), "NDArray stride");
     SetSizesContiguousValidated(sizes, ndim, numel);
   }
   /*!
@@ -146,8 +147,8 @@ class NDArrayImpl : public intrusive_ptr_target {
   static index_t ValidateSizes(const index_t* sizes, int ndim) {
     index_t numel = 1;
     for (int d = 0; d < ndim; ++d) {
-      SHADE_CHECK_GE(sizes[d], 0) << "NDArray: size " << sizes[d] << " of dimension " << d
-                                  << " is negative";
+      SHADE_CHECK_SHAPE_GE(sizes[d], 0)
+          << "NDArray: size " << sizes[d] << " of dimension " << d << " is negative";
       numel = CheckedMul(numel, sizes[d], "NDArray numel");
     }
     return numel;

@@ -8,11 +8,11 @@
  * reach 1e8, go below 1e-4 or span more than 1e3 (NumPy's rule), long rows wrapped at
  * `linewidth`, and arrays above `threshold` elements summarised with `...` keeping `edgeitems`
  * at each end of every dimension. Differences from NumPy: the dtype is always shown (NumPy omits
- * float64/int64/bool), and `shape=(...)` is added when the text does not show every element
- * (summarised or empty arrays).
+ * float64/int64/bool), and `shape=(...)` is added to summarised arrays as NumPy 2 does (empty
+ * arrays print as NumPy: `array([], shape=(0, 3), dtype=float64)`).
  *
- * `operator<<(std::ostream&, const NDArray&)` stays NDArray's one-line Describe() (used in error
- * messages); write `os << Print(a)` or `ToString(a)` for this form.
+ * `os << a` prints this form for an NDArray and for a static cpu Tensor; NDArray::Describe() is
+ * the one-line summary (what error messages show). `os << Print(a, options)` sets the options.
  */
 #ifndef SHADE_NDARRAY_PRINT_H_
 #define SHADE_NDARRAY_PRINT_H_
@@ -21,7 +21,9 @@
 #include <string>
 
 #include "shade/base/index.h"
+#include "shade/ndarray/bridge.h"
 #include "shade/ndarray/ndarray.h"
+#include "shade/tensor/tensor.h"
 
 namespace shade {
 
@@ -42,9 +44,17 @@ struct Printed {
   PrintOptions options;  //!< how
 };
 /*! \brief Wraps `a` for `<<`. */
-inline Printed Print(const NDArray& a, const PrintOptions& opt = PrintOptions()) { return Printed{a, opt}; }
+inline Printed Print(const NDArray& a, const PrintOptions& opt = PrintOptions()) {
+  return Printed{a, opt};
+}
 /*! \brief Writes ToString(p.array, p.options). */
 std::ostream& operator<<(std::ostream& os, const Printed& p);
+
+/*! \brief Prints a static host Tensor's values as ToString does (a view; nothing is copied). */
+template <int dim, typename DType>
+std::ostream& operator<<(std::ostream& os, const Tensor<cpu, dim, DType>& t) {
+  return os << ToString(FromTBlob(TBlob(t)));
+}
 
 }  // namespace shade
 

@@ -18,6 +18,7 @@
 #define SHADE_NDARRAY_REDUCE_H_
 
 #include <initializer_list>
+#include <type_traits>
 #include <vector>
 
 #include "shade/base/index.h"
@@ -93,6 +94,46 @@ NDArray argmax(const NDArray& a, index_t axis, bool keepdims = false);
 NDArray argmin(const NDArray& a);
 /*! \brief Index along `axis` of the first minimum (int64); throws when that axis is empty. */
 NDArray argmin(const NDArray& a, index_t axis, bool keepdims = false);
+
+// Options that cannot be confused: a bool is keepdims and only keepdims, ddof is an integer and
+// never a bool. `sum(a, 1, true)` keeps dims; `var(a, 1, true)` (ddof meant? keepdims meant?)
+// and `sum(a, 1, 1)` do not compile. Write `var(a, 1, /*ddof=*/1)` or `var(a, 1, 0, true)`.
+namespace detail {
+template <typename T>
+constexpr bool kIsNonBoolIntegral = std::is_integral_v<T> && !std::is_same_v<T, bool>;
+}  // namespace detail
+#define SHADE_REDUCE_REFUSE_INT_KEEPDIMS_(name)                                             \
+  /*! \brief Refused: keepdims is a bool; an integer here is a mistake (ddof? an axis?). */ \
+  template <typename I, std::enable_if_t<detail::kIsNonBoolIntegral<I>, int> = 0>           \
+  NDArray name(const NDArray& a, const AxisSet& axes, I keepdims) = delete;
+SHADE_REDUCE_REFUSE_INT_KEEPDIMS_(sum)
+SHADE_REDUCE_REFUSE_INT_KEEPDIMS_(prod)
+SHADE_REDUCE_REFUSE_INT_KEEPDIMS_(mean)
+SHADE_REDUCE_REFUSE_INT_KEEPDIMS_(max)
+SHADE_REDUCE_REFUSE_INT_KEEPDIMS_(min)
+SHADE_REDUCE_REFUSE_INT_KEEPDIMS_(amax)
+SHADE_REDUCE_REFUSE_INT_KEEPDIMS_(amin)
+SHADE_REDUCE_REFUSE_INT_KEEPDIMS_(all)
+SHADE_REDUCE_REFUSE_INT_KEEPDIMS_(any)
+#undef SHADE_REDUCE_REFUSE_INT_KEEPDIMS_
+/*! \brief Refused: ddof is an integer; `var(a, axes, true)` would silently mean ddof=1. */
+template <typename B, std::enable_if_t<std::is_same_v<B, bool>, int> = 0>
+NDArray var(const NDArray& a, const AxisSet& axes, B ddof, bool keepdims = false) = delete;
+/*! \brief Refused: ddof is an integer; `std(a, axes, true)` would silently mean ddof=1. */
+template <typename B, std::enable_if_t<std::is_same_v<B, bool>, int> = 0>
+NDArray std(const NDArray& a, const AxisSet& axes, B ddof, bool keepdims = false) = delete;
+/*! \brief Refused: keepdims is a bool, not an integer. */
+template <typename I, std::enable_if_t<detail::kIsNonBoolIntegral<I>, int> = 0>
+NDArray var(const NDArray& a, const AxisSet& axes, index_t ddof, I keepdims) = delete;
+/*! \brief Refused: keepdims is a bool, not an integer. */
+template <typename I, std::enable_if_t<detail::kIsNonBoolIntegral<I>, int> = 0>
+NDArray std(const NDArray& a, const AxisSet& axes, index_t ddof, I keepdims) = delete;
+/*! \brief Refused: keepdims is a bool, not an integer. */
+template <typename I, std::enable_if_t<detail::kIsNonBoolIntegral<I>, int> = 0>
+NDArray argmax(const NDArray& a, index_t axis, I keepdims) = delete;
+/*! \brief Refused: keepdims is a bool, not an integer. */
+template <typename I, std::enable_if_t<detail::kIsNonBoolIntegral<I>, int> = 0>
+NDArray argmin(const NDArray& a, index_t axis, I keepdims) = delete;
 
 /*! \brief The dtype NumPy's sum/prod give for an input dtype flag. */
 int SumResultType(int flag);

@@ -35,9 +35,10 @@ NDArray astype(const NDArray& a, int flag, Casting casting = Casting::kUnsafe);
 template <typename T>
 T item(const NDArray& a) {
   SHADE_CHECK(a.defined()) << "item: the NDArray is undefined";
-  SHADE_CHECK_EQ(a.numel(), 1) << "item: only one-element arrays convert to a scalar; shape is "
-                               << a.sizes();
-  SHADE_CHECK_GE(a.type_flag(), 0) << "item: element type " << a.dtype().name() << " is not numeric";
+  SHADE_CHECK_SHAPE_EQ(a.numel(), 1)
+      << "item: only one-element arrays convert to a scalar; shape is " << a.sizes();
+  SHADE_CHECK_TYPE_GE(a.type_flag(), 0)
+      << "item: element type " << a.dtype().name() << " is not numeric";
   SHADE_CHECK(a.data_ptr() != nullptr) << "item: " << a << " has no memory allocated";
   return DispatchDType(a.type_flag(), [&](auto tag) -> T {
     using S = typename decltype(tag)::type;
@@ -86,7 +87,8 @@ NDArray roll(const NDArray& a, index_t shift);
 /*! \brief Element i of `axis` moves to (i + shift) mod size (np.roll). */
 NDArray roll(const NDArray& a, index_t shift, index_t axis);
 /*! \brief Rolls by shifts[k] along axes[k] (same lengths; repeated axes add up, as NumPy). */
-NDArray roll(const NDArray& a, const std::vector<index_t>& shifts, const std::vector<index_t>& axes);
+NDArray roll(const NDArray& a, const std::vector<index_t>& shifts,
+             const std::vector<index_t>& axes);
 
 /*!
  * \brief Repeats the whole array reps[k] times along each axis (np.tile): shorter reps are

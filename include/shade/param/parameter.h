@@ -60,10 +60,10 @@
 namespace shade {
 
 /*! \brief Error thrown for any invalid parameter input or declaration. */
-class ParamError : public Error {
+class ParamError : public ValueError {
  public:
   /*! \brief With the complete message (no file:line prefix: the texts are dmlc-core's). */
-  explicit ParamError(const std::string& msg) : Error(msg) {}
+  explicit ParamError(const std::string& msg) : ValueError(msg) {}
 };
 
 /*! \brief A field described in strings (for docs and language bindings). */
@@ -429,6 +429,8 @@ class FieldAccessEntry {
   std::string type_;
   /*! \brief describe() text. */
   std::string description_;
+  /*! \brief Declared through DMLC_DECLARE_FIELD: errors use dmlc-core's exact texts. */
+  bool dmlc_messages_ = false;
   friend class ParamManager;
 };
 
@@ -441,6 +443,12 @@ class FieldEntryBase : public FieldAccessEntry {
   /*! \brief The most derived entry type. */
   using EntryType = TEntry;
 
+  /*! \brief Makes the errors of this field dmlc-core's exact texts (which, for an enum, do not
+   *  name the field); DMLC_DECLARE_FIELD calls it. */
+  TEntry& use_dmlc_messages() {
+    dmlc_messages_ = true;
+    return static_cast<TEntry&>(*this);
+  }
   /*! \brief Binds the entry to field `ref` of the struct at `head`. */
   void Init(const std::string& key, void* head, DType& ref) {
     key_ = key;
@@ -637,7 +645,11 @@ class FieldEntryBase : public FieldAccessEntry {
       }
       const auto it = enum_map_.find(value);
       if (it == enum_map_.end()) {
-        throw ParamError("Invalid Input: '" + value + "', valid values are: " + PrintEnums());
+        if (this->dmlc_messages_) {
+          throw ParamError("Invalid Input: '" + value + "', valid values are: " + PrintEnums());
+        }
+        throw ParamError("Invalid Input: '" + value + "' for Parameter " + this->key_ +
+                         ", valid values are: " + PrintEnums());
       }
       Get(head) = EnumTraits<DType>::Make(it->second);
     } else {

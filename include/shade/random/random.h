@@ -63,7 +63,8 @@ class Random<cpu, DType> {
   /*! \brief Uniform in [a, b); throws unless a < b (both finite). */
   template <int dim>
   void SampleUniform(Tensor<cpu, dim, DType>* dst, DType a = 0, DType b = 1) {
-    static_assert(std::is_floating_point<DType>::value, "SampleUniform: DType must be float or double");
+    static_assert(std::is_floating_point<DType>::value,
+                  "SampleUniform: DType must be float or double");
     SHADE_CHECK(std::isfinite(a) && std::isfinite(b) && a < b)
         << "SampleUniform: need finite a < b, got a=" << a << " b=" << b;
     const double lo = a, hi = b;
@@ -77,7 +78,8 @@ class Random<cpu, DType> {
   /*! \brief Normal with mean mu and standard deviation sigma >= 0. */
   template <int dim>
   void SampleGaussian(Tensor<cpu, dim, DType>* dst, DType mu = 0, DType sigma = 1) {
-    static_assert(std::is_floating_point<DType>::value, "SampleGaussian: DType must be float or double");
+    static_assert(std::is_floating_point<DType>::value,
+                  "SampleGaussian: DType must be float or double");
     SHADE_CHECK(std::isfinite(mu) && std::isfinite(sigma) && sigma >= 0)
         << "SampleGaussian: need finite mu and sigma >= 0, got mu=" << mu << " sigma=" << sigma;
     const double m = mu, s = sigma;
@@ -90,7 +92,8 @@ class Random<cpu, DType> {
   /*! \brief Gamma with shape alpha > 0 and scale beta > 0 (mean alpha * beta). */
   template <int dim>
   void SampleGamma(Tensor<cpu, dim, DType>* dst, DType alpha, DType beta) {
-    static_assert(std::is_floating_point<DType>::value, "SampleGamma: DType must be float or double");
+    static_assert(std::is_floating_point<DType>::value,
+                  "SampleGamma: DType must be float or double");
     SHADE_CHECK(std::isfinite(alpha) && std::isfinite(beta) && alpha > 0 && beta > 0)
         << "SampleGamma: need alpha > 0 and beta > 0, got alpha=" << alpha << " beta=" << beta;
     const double al = alpha, be = beta;
@@ -102,7 +105,8 @@ class Random<cpu, DType> {
   /*! \brief Exponential with rate lambda > 0 (mean 1 / lambda). */
   template <int dim>
   void SampleExponential(Tensor<cpu, dim, DType>* dst, DType lambda) {
-    static_assert(std::is_floating_point<DType>::value, "SampleExponential: DType must be float or double");
+    static_assert(std::is_floating_point<DType>::value,
+                  "SampleExponential: DType must be float or double");
     SHADE_CHECK(std::isfinite(lambda) && lambda > 0)
         << "SampleExponential: need lambda > 0, got lambda=" << lambda;
     const double l = lambda;
@@ -193,7 +197,8 @@ class Random<cpu, DType> {
  private:
   // splitmix64 finaliser over the three coordinates of a stream.
   static std::uint64_t Mix(std::uint64_t seed, std::uint64_t call, std::uint64_t chunk) {
-    std::uint64_t z = seed * 0x9E3779B97F4A7C15ull ^ (call + 0x632BE59BD9B4E019ull) * 0xBF58476D1CE4E5B9ull ^
+    std::uint64_t z = seed * 0x9E3779B97F4A7C15ull ^
+                      (call + 0x632BE59BD9B4E019ull) * 0xBF58476D1CE4E5B9ull ^
                       (chunk + 0x94D049BB133111EBull) * 0xD6E8FEEB86659FD5ull;
     z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
     z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
@@ -202,7 +207,7 @@ class Random<cpu, DType> {
   template <int dim>
   Tensor<cpu, 1, DType> Buffer(const Shape<dim>& shape, const char* who) {
     for (int i = 0; i < dim; ++i) {
-      SHADE_CHECK_GE(shape[i], 0) << "Random::" << who << ": negative extent in " << shape;
+      SHADE_CHECK_SHAPE_GE(shape[i], 0) << "Random::" << who << ": negative extent in " << shape;
     }
     const index_t n = CheckedProduct(shape.shape_, dim, "Random buffer");
     buffer_.Resize(Shape1(n));
@@ -223,7 +228,8 @@ class Random<cpu, DType> {
       for (index_t c = cb; c < ce; ++c) {
         std::mt19937_64 g(Mix(seed, call, static_cast<std::uint64_t>(c)));
         const index_t end = std::min(n, (c + 1) * kRandomChunk);
-        for (index_t k = c * kRandomChunk; k < end; ++k) base[(k / cols) * stride + k % cols] = draw(g);
+        for (index_t k = c * kRandomChunk; k < end; ++k)
+          base[(k / cols) * stride + k % cols] = draw(g);
       }
     });
   }

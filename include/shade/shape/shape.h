@@ -173,16 +173,26 @@ enum LayoutFlag {
 /*! \brief Name of a layout flag, for messages. */
 inline const char* LayoutName(int layout) {
   switch (layout) {
-    case kNCHW: return "NCHW";
-    case kNHWC: return "NHWC";
-    case kCHWN: return "CHWN";
-    case kNCW: return "NCW";
-    case kNWC: return "NWC";
-    case kCWN: return "CWN";
-    case kNCDHW: return "NCDHW";
-    case kNDHWC: return "NDHWC";
-    case kCDHWN: return "CDHWN";
-    default: return "unknown";
+    case kNCHW:
+      return "NCHW";
+    case kNHWC:
+      return "NHWC";
+    case kCHWN:
+      return "CHWN";
+    case kNCW:
+      return "NCW";
+    case kNWC:
+      return "NWC";
+    case kCWN:
+      return "CWN";
+    case kNCDHW:
+      return "NCDHW";
+    case kNDHWC:
+      return "NDHWC";
+    case kCDHWN:
+      return "CDHWN";
+    default:
+      return "unknown";
   }
 }
 
@@ -190,18 +200,29 @@ inline const char* LayoutName(int layout) {
 inline Shape<4> ConvertLayout(const Shape<4>& src, int src_layout, int dst_layout) {
   Shape<4> nchw;  // canonical N, C, H, W
   switch (src_layout) {
-    case kNCHW: nchw = src; break;
-    case kNHWC: nchw = Shape4(src[0], src[3], src[1], src[2]); break;
-    case kCHWN: nchw = Shape4(src[3], src[0], src[1], src[2]); break;
-    default: SHADE_THROW << "ConvertLayout: invalid layout for 4d shape " << LayoutName(src_layout)
-                         << " (" << src_layout << ")";
+    case kNCHW:
+      nchw = src;
+      break;
+    case kNHWC:
+      nchw = Shape4(src[0], src[3], src[1], src[2]);
+      break;
+    case kCHWN:
+      nchw = Shape4(src[3], src[0], src[1], src[2]);
+      break;
+    default:
+      SHADE_THROW_SHAPE << "ConvertLayout: invalid layout for 4d shape " << LayoutName(src_layout)
+                        << " (" << src_layout << ")";
   }
   switch (dst_layout) {
-    case kNCHW: return nchw;
-    case kNHWC: return Shape4(nchw[0], nchw[2], nchw[3], nchw[1]);
-    case kCHWN: return Shape4(nchw[1], nchw[2], nchw[3], nchw[0]);
-    default: SHADE_THROW << "ConvertLayout: invalid layout for 4d shape " << LayoutName(dst_layout)
-                         << " (" << dst_layout << ")";
+    case kNCHW:
+      return nchw;
+    case kNHWC:
+      return Shape4(nchw[0], nchw[2], nchw[3], nchw[1]);
+    case kCHWN:
+      return Shape4(nchw[1], nchw[2], nchw[3], nchw[0]);
+    default:
+      SHADE_THROW_SHAPE << "ConvertLayout: invalid layout for 4d shape " << LayoutName(dst_layout)
+                        << " (" << dst_layout << ")";
   }
 }
 
@@ -209,18 +230,29 @@ inline Shape<4> ConvertLayout(const Shape<4>& src, int src_layout, int dst_layou
 inline Shape<5> ConvertLayout(const Shape<5>& src, int src_layout, int dst_layout) {
   Shape<5> ncdhw;
   switch (src_layout) {
-    case kNCDHW: ncdhw = src; break;
-    case kNDHWC: ncdhw = Shape5(src[0], src[4], src[1], src[2], src[3]); break;
-    case kCDHWN: ncdhw = Shape5(src[4], src[0], src[1], src[2], src[3]); break;
-    default: SHADE_THROW << "ConvertLayout: invalid layout for 5d shape " << LayoutName(src_layout)
-                         << " (" << src_layout << ")";
+    case kNCDHW:
+      ncdhw = src;
+      break;
+    case kNDHWC:
+      ncdhw = Shape5(src[0], src[4], src[1], src[2], src[3]);
+      break;
+    case kCDHWN:
+      ncdhw = Shape5(src[4], src[0], src[1], src[2], src[3]);
+      break;
+    default:
+      SHADE_THROW_SHAPE << "ConvertLayout: invalid layout for 5d shape " << LayoutName(src_layout)
+                        << " (" << src_layout << ")";
   }
   switch (dst_layout) {
-    case kNCDHW: return ncdhw;
-    case kNDHWC: return Shape5(ncdhw[0], ncdhw[2], ncdhw[3], ncdhw[4], ncdhw[1]);
-    case kCDHWN: return Shape5(ncdhw[1], ncdhw[2], ncdhw[3], ncdhw[4], ncdhw[0]);
-    default: SHADE_THROW << "ConvertLayout: invalid layout for 5d shape " << LayoutName(dst_layout)
-                         << " (" << dst_layout << ")";
+    case kNCDHW:
+      return ncdhw;
+    case kNDHWC:
+      return Shape5(ncdhw[0], ncdhw[2], ncdhw[3], ncdhw[4], ncdhw[1]);
+    case kCDHWN:
+      return Shape5(ncdhw[1], ncdhw[2], ncdhw[3], ncdhw[4], ncdhw[0]);
+    default:
+      SHADE_THROW_SHAPE << "ConvertLayout: invalid layout for 5d shape " << LayoutName(dst_layout)
+                        << " (" << dst_layout << ")";
   }
 }
 

@@ -37,7 +37,7 @@ class TShape {
   TShape() = default;
   /*! \brief Rank `ndim`, every extent 1. */
   explicit TShape(index_t ndim) {
-    SHADE_CHECK_GE(ndim, 0) << "TShape: negative rank";
+    SHADE_CHECK_SHAPE_GE(ndim, 0) << "TShape: negative rank";
     SetDim(ndim);
     std::fill_n(data(), ndim_, index_t(1));
   }
@@ -136,9 +136,8 @@ class TShape {
   }
   /*! \brief Product of extents in [dimstart, dimend); throws on a bad range or overflow. */
   index_t ProdShape(int dimstart, int dimend) const {
-    SHADE_CHECK(0 <= dimstart && dimstart <= dimend && dimend <= ndim_)
-        << "TShape::ProdShape: range [" << dimstart << ", " << dimend << ") outside rank "
-        << ndim_;
+    SHADE_CHECK_SHAPE(0 <= dimstart && dimstart <= dimend && dimend <= ndim_)
+        << "TShape::ProdShape: range [" << dimstart << ", " << dimend << ") outside rank " << ndim_;
     return CheckedProduct(data() + dimstart, dimend - dimstart, "TShape::ProdShape");
   }
   /*! \brief (product of all but the last extent, last extent); (0,0) for rank 0. */
@@ -149,7 +148,7 @@ class TShape {
   /*! \brief Folds [0,axis_begin), [axis_begin,axis_end], (axis_end,ndim) into 3 extents. */
   Shape<3> FlatTo3D(index_t axis_begin, index_t axis_end) const {
     if (ndim_ == 0) return Shape3(0, 0, 0);
-    SHADE_CHECK(0 <= axis_begin && axis_begin <= axis_end && axis_end < ndim_)
+    SHADE_CHECK_SHAPE(0 <= axis_begin && axis_begin <= axis_end && axis_end < ndim_)
         << "TShape::FlatTo3D: axes [" << axis_begin << ", " << axis_end
         << "] invalid for shape of rank " << ndim_;
     const int b = static_cast<int>(axis_begin), e = static_cast<int>(axis_end);
@@ -160,8 +159,8 @@ class TShape {
   /*! \brief Converts to a fixed rank; throws when the rank differs. */
   template <int dim>
   Shape<dim> get() const {
-    SHADE_CHECK_EQ(dim, ndim_) << "dimension do not match target dimension " << dim << " vs "
-                               << ndim_;
+    SHADE_CHECK_SHAPE_EQ(dim, ndim_)
+        << "dimension do not match target dimension " << dim << " vs " << ndim_;
     Shape<dim> s;
     for (int i = 0; i < dim; ++i) s[i] = data()[i];
     return s;
@@ -200,14 +199,14 @@ class TShape {
     index_t ndim = 0;
     const std::size_t got = strm->Read(&ndim, sizeof(ndim));
     if (got == 0) return false;
-    SHADE_CHECK_EQ(got, sizeof(ndim)) << "TShape::Load: stream truncated inside the rank";
-    SHADE_CHECK(ndim >= 0 && ndim <= kMaxLoadNDim)
+    SHADE_CHECK_IO_EQ(got, sizeof(ndim)) << "TShape::Load: stream truncated inside the rank";
+    SHADE_CHECK_IO(ndim >= 0 && ndim <= kMaxLoadNDim)
         << "TShape::Load: stored rank " << ndim << " outside [0, " << kMaxLoadNDim << "]";
     index_t dims[kMaxLoadNDim];
     const std::size_t nread = sizeof(index_t) * static_cast<std::size_t>(ndim);
     const std::size_t got_dims = nread == 0 ? 0 : strm->Read(dims, nread);
-    SHADE_CHECK_EQ(got_dims, nread) << "TShape::Load: stream truncated inside the extents of a rank-"
-                                    << ndim << " shape";
+    SHADE_CHECK_IO_EQ(got_dims, nread)
+        << "TShape::Load: stream truncated inside the extents of a rank-" << ndim << " shape";
     CopyFrom(dims, dims + ndim);
     return true;
   }
@@ -224,8 +223,8 @@ class TShape {
     ndim_ = dim;
   }
   void CheckIndex(index_t i) const {
-    SHADE_CHECK(i >= 0 && i < ndim_) << "TShape: index " << i << " out of range for rank "
-                                     << ndim_;
+    SHADE_CHECK_INDEX(i >= 0 && i < ndim_)
+        << "TShape: index " << i << " out of range for rank " << ndim_;
   }
 
   index_t ndim_ = 0;

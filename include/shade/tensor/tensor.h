@@ -24,6 +24,16 @@
 #include "shade/shape/shape.h"
 #include "shade/tensor/stream.h"
 
+/*! \brief 1: Tensor::operator[] checks its index (default without NDEBUG); define it to 0 or 1
+ *  before including shade to choose. Tensor::at always checks. */
+#ifndef SHADE_BOUNDS_CHECK
+#ifdef NDEBUG
+#define SHADE_BOUNDS_CHECK 0
+#else
+#define SHADE_BOUNDS_CHECK 1
+#endif
+#endif
+
 namespace shade {
 
 /*! \brief Tensor rvalue: base of every tensor-like container (an assignable expression). */
@@ -86,29 +96,43 @@ struct Tensor : public TRValue<Tensor<Device, dimension, DType>, Device, dimensi
   SHADE_XINLINE index_t size(index_t idx) const { return shape_[idx]; }
   /*! \brief All elements as one row; throws when padding would be read as data. */
   inline Tensor<Device, 1, DType> FlatTo1D() const {
-    SHADE_CHECK(CheckContiguous() || shape_.ProdShape(0, kSubdim) <= 1)
-        << "Tensor::FlatTo1D: tensor of shape " << shape_ << " has padded rows (stride "
-        << stride_ << "); a 1-D view would include the padding";
+    SHADE_CHECK_SHAPE(CheckContiguous() || shape_.ProdShape(0, kSubdim) <= 1)
+        << "Tensor::FlatTo1D: tensor of shape " << shape_ << " has padded rows (stride " << stride_
+        << "); a 1-D view would include the padding";
     return Tensor<Device, 1, DType>(dptr_, shape_.FlatTo1D(), stride_, stream_);
   }
   /*! \brief Leading dimensions folded into rows; keeps the row pitch. */
   SHADE_XINLINE Tensor<Device, 2, DType> FlatTo2D() const {
     return Tensor<Device, 2, DType>(dptr_, shape_.FlatTo2D(), stride_, stream_);
   }
-  /*! \brief Sub-tensor `idx` of the first dimension (unchecked: used in loops). */
+  /*! \brief Sub-tensor `idx` of the first dimension; bounds-checked (shade::IndexError) when
+   *  SHADE_BOUNDS_CHECK is 1 (the default of builds without NDEBUG), unchecked otherwise. */
   SHADE_XINLINE Tensor<Device, kSubdim, DType> operator[](index_t idx) const {
+#if SHADE_BOUNDS_CHECK
+    SHADE_CHECK_INDEX(0 <= idx && idx < shape_[0])
+        << "Tensor::operator[]: index " << idx << " out of range for extent " << shape_[0]
+        << " of shape " << shape_;
+#endif
+    return Tensor<Device, kSubdim, DType>(dptr_ + this->template MemSize<1>() * idx,
+                                          shape_.SubShape(), stride_, stream_);
+  }
+  /*! \brief Sub-tensor `idx` of the first dimension, always bounds-checked (shade::IndexError). */
+  inline Tensor<Device, kSubdim, DType> at(index_t idx) const {
+    SHADE_CHECK_INDEX(0 <= idx && idx < shape_[0])
+        << "Tensor::at: index " << idx << " out of range for extent " << shape_[0] << " of shape "
+        << shape_;
     return Tensor<Device, kSubdim, DType>(dptr_ + this->template MemSize<1>() * idx,
                                           shape_.SubShape(), stride_, stream_);
   }
   /*! \brief Indices [begin, end) of the first dimension; throws when out of range. */
   inline Tensor<Device, dimension, DType> Slice(index_t begin, index_t end) const {
-    SHADE_CHECK(0 <= begin && begin <= end && end <= shape_[0])
+    SHADE_CHECK_SHAPE(0 <= begin && begin <= end && end <= shape_[0])
         << "Tensor::Slice: range [" << begin << ", " << end << ") outside [0, " << shape_[0]
         << "] of shape " << shape_;
     Shape<dimension> s = shape_;
     s[0] = end - begin;
-    return Tensor<Device, dimension, DType>(dptr_ + this->template MemSize<1>() * begin, s,
-                                            stride_, stream_);
+    return Tensor<Device, dimension, DType>(dptr_ + this->template MemSize<1>() * begin, s, stride_,
+                                            stream_);
   }
   /*! \brief Rebinds this view to `other`'s data (mshadow semantics; copies no element). */
   Tensor& operator=(const Tensor& other) = default;
@@ -118,7 +142,9 @@ struct Tensor : public TRValue<Tensor<Device, dimension, DType>, Device, dimensi
     return this->Assign(exp);
   }
   /*! \brief Sets every viewed element to `s`. */
-  inline Tensor& operator=(const DType& s) { return this->Assign(s); }
+  inline Tensor& operator=(const DType& s) {
+    return this->Assign(s);
+  }
 };
 
 /*! \brief The rank-1 view: `operator[]` gives elements, the stride is irrelevant. */
@@ -165,7 +191,7 @@ struct Tensor<Device, 1, DType> : public TRValue<Tensor<Device, 1, DType>, Devic
   }
   /*! \brief Elements [begin, end); throws when out of range. */
   inline Tensor<Device, 1, DType> Slice(index_t begin, index_t end) const {
-    SHADE_CHECK(0 <= begin && begin <= end && end <= shape_[0])
+    SHADE_CHECK_SHAPE(0 <= begin && begin <= end && end <= shape_[0])
         << "Tensor::Slice: range [" << begin << ", " << end << ") outside [0, " << shape_[0]
         << "] of shape " << shape_;
     Shape<1> s;
@@ -183,8 +209,21 @@ struct Tensor<Device, 1, DType> : public TRValue<Tensor<Device, 1, DType>, Devic
   }
   /*! \brief Extent (the only dimension). */
   SHADE_XINLINE index_t size(index_t /*idx*/) const { return shape_[0]; }
-  /*! \brief Element `idx` (unchecked: used in loops). A view: constness is the data's. */
-  SHADE_XINLINE DType& operator[](index_t idx) const { return dptr_[idx]; }
+  /*! \brief Element `idx`; bounds-checked (shade::IndexError) when SHADE_BOUNDS_CHECK is 1 (the
+   *  default of builds without NDEBUG). A view: constness is the data's. */
+  SHADE_XINLINE DType& operator[](index_t idx) const {
+#if SHADE_BOUNDS_CHECK
+    SHADE_CHECK_INDEX(0 <= idx && idx < shape_[0])
+        << "Tensor::operator[]: index " << idx << " out of range for length " << shape_[0];
+#endif
+    return dptr_[idx];
+  }
+  /*! \brief Element `idx`, always bounds-checked (shade::IndexError). */
+  inline DType& at(index_t idx) const {
+    SHADE_CHECK_INDEX(0 <= idx && idx < shape_[0])
+        << "Tensor::at: index " << idx << " out of range for length " << shape_[0];
+    return dptr_[idx];
+  }
   /*! \brief Rebinds this view to `other`'s data (copies no element). */
   Tensor& operator=(const Tensor& other) = default;
   /*! \brief Evaluates an expression into the viewed elements. */
@@ -193,7 +232,9 @@ struct Tensor<Device, 1, DType> : public TRValue<Tensor<Device, 1, DType>, Devic
     return this->Assign(exp);
   }
   /*! \brief Sets every element to `s`. */
-  inline Tensor& operator=(const DType& s) { return this->Assign(s); }
+  inline Tensor& operator=(const DType& s) {
+    return this->Assign(s);
+  }
 };
 
 }  // namespace shade

@@ -43,18 +43,24 @@ class TBlob {
   /*! \brief View of contiguous typed data. */
   template <typename DType>
   TBlob(DType* dptr, const TShape& shape, int dev_mask)
-      : dptr_(dptr), shape_(shape), stride_(LastExtent(shape)), dev_mask_(dev_mask),
+      : dptr_(dptr),
+        shape_(shape),
+        stride_(LastExtent(shape)),
+        dev_mask_(dev_mask),
         type_flag_(DataType<DType>::kFlag) {
     CheckDevMask(dev_mask);
   }
   /*! \brief View of contiguous untyped data with an explicit dtype flag (checked). */
   TBlob(void* dptr, const TShape& shape, int dev_mask, int type_flag)
-      : dptr_(dptr), shape_(shape), stride_(LastExtent(shape)), dev_mask_(dev_mask),
+      : dptr_(dptr),
+        shape_(shape),
+        stride_(LastExtent(shape)),
+        dev_mask_(dev_mask),
         type_flag_(type_flag) {
     CheckDevMask(dev_mask);
-    SHADE_CHECK(IsValidTypeFlag(type_flag))
-        << "TBlob: unknown dtype flag " << type_flag << " (valid flags are 0.."
-        << kNumTypeFlags - 1 << ")";
+    SHADE_CHECK_TYPE(IsValidTypeFlag(type_flag))
+        << "TBlob: unknown dtype flag " << type_flag << " (valid flags are 0.." << kNumTypeFlags - 1
+        << ")";
   }
   /*! \brief View of a tensor (keeps its row pitch). */
   template <typename Device, int dim, typename DType>
@@ -105,8 +111,8 @@ class TBlob {
   template <typename Device, int dim, typename DType>
   Tensor<Device, dim, DType> get(Stream<Device>* stream = nullptr) const {
     CheckType<Device, DType>("TBlob::get");
-    SHADE_CHECK_EQ(shape_.ndim(), dim) << "TBlob::get: the blob of shape " << shape_
-                                       << " has rank " << shape_.ndim() << ", not " << dim;
+    SHADE_CHECK_SHAPE_EQ(shape_.ndim(), dim) << "TBlob::get: the blob of shape " << shape_
+                                             << " has rank " << shape_.ndim() << ", not " << dim;
     return Tensor<Device, dim, DType>(static_cast<DType*>(dptr_), shape_.get<dim>(), stride_,
                                       stream);
   }
@@ -118,13 +124,13 @@ class TBlob {
   Tensor<Device, dim, DType> get_with_shape(const Shape<dim>& shape,
                                             Stream<Device>* stream = nullptr) const {
     CheckType<Device, DType>("TBlob::get_with_shape");
-    SHADE_CHECK(CheckContiguous()) << "TBlob::get_with_shape: the blob of shape " << shape_
-                                   << " has padded rows (stride " << stride_
-                                   << "); it cannot be reshaped to " << shape;
+    SHADE_CHECK_SHAPE(CheckContiguous())
+        << "TBlob::get_with_shape: the blob of shape " << shape_ << " has padded rows (stride "
+        << stride_ << "); it cannot be reshaped to " << shape;
     const index_t want = CheckedProduct(shape.shape_, dim, "TBlob::get_with_shape: shape size");
-    SHADE_CHECK_EQ(Size(), want) << "TBlob::get_with_shape: new shape " << shape
-                                 << " and blob shape " << shape_
-                                 << " do not have the same number of elements";
+    SHADE_CHECK_SHAPE_EQ(Size(), want)
+        << "TBlob::get_with_shape: new shape " << shape << " and blob shape " << shape_
+        << " do not have the same number of elements";
     return Tensor<Device, dim, DType>(static_cast<DType*>(dptr_), shape, shape[dim - 1], stream);
   }
 
@@ -132,20 +138,20 @@ class TBlob {
   static index_t LastExtent(const TShape& s) { return s.ndim() == 0 ? 1 : s[s.ndim() - 1]; }
   static void CheckDevMask(int dev_mask) {
     SHADE_CHECK(dev_mask == cpu::kDevMask || dev_mask == gpu::kDevMask)
-        << "TBlob: unknown device mask " << dev_mask << " (cpu is " << cpu::kDevMask
-        << ", gpu is " << gpu::kDevMask << ")";
+        << "TBlob: unknown device mask " << dev_mask << " (cpu is " << cpu::kDevMask << ", gpu is "
+        << gpu::kDevMask << ")";
   }
   void CheckAxes(int axis_begin, int axis_end, const char* where) const {
-    SHADE_CHECK(0 <= axis_begin && axis_begin <= axis_end && axis_end < ndim())
-        << where << ": axes [" << axis_begin << ", " << axis_end
-        << "] invalid for a blob of shape " << shape_ << " (rank " << ndim() << ")";
+    SHADE_CHECK_SHAPE(0 <= axis_begin && axis_begin <= axis_end && axis_end < ndim())
+        << where << ": axes [" << axis_begin << ", " << axis_end << "] invalid for a blob of shape "
+        << shape_ << " (rank " << ndim() << ")";
   }
   template <typename Device, typename DType>
   void CheckType(const char* where) const {
-    SHADE_CHECK_EQ(Device::kDevMask, dev_mask_)
+    SHADE_CHECK_SHAPE_EQ(Device::kDevMask, dev_mask_)
         << where << ": device mismatch: the blob is on " << DevMaskName(dev_mask_)
         << ", the requested tensor on " << DevMaskName(Device::kDevMask);
-    SHADE_CHECK_EQ(DataType<DType>::kFlag, type_flag_)
+    SHADE_CHECK_TYPE_EQ(DataType<DType>::kFlag, type_flag_)
         << where << ": dtype mismatch: the blob holds " << TypeFlagNameOrFlag(type_flag_)
         << ", the requested tensor is " << DataType<DType>::kName;
   }

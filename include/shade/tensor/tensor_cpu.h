@@ -66,7 +66,8 @@ inline void AllocSpace(Tensor<cpu, dim, DType>* obj, bool pad = true) {
   const index_t total = CheckedProduct(obj->shape_.shape_, dim, "AllocSpace: tensor size");
   const index_t row = obj->shape_[dim - 1];
   const index_t rows = row == 0 ? 0 : total / row;
-  const index_t row_bytes = CheckedMul(row, static_cast<index_t>(sizeof(DType)), "AllocSpace: row bytes");
+  const index_t row_bytes =
+      CheckedMul(row, static_cast<index_t>(sizeof(DType)), "AllocSpace: row bytes");
   if (pad && dim > 1) {
     std::size_t pitch = 0;
     void* p = AlignedMallocPitch(&pitch, static_cast<std::size_t>(row_bytes),
@@ -74,7 +75,8 @@ inline void AllocSpace(Tensor<cpu, dim, DType>* obj, bool pad = true) {
     obj->dptr_ = static_cast<DType*>(p);
     obj->stride_ = static_cast<index_t>(pitch / sizeof(DType));
   } else {
-    const index_t bytes = CheckedMul(total, static_cast<index_t>(sizeof(DType)), "AllocSpace: bytes");
+    const index_t bytes =
+        CheckedMul(total, static_cast<index_t>(sizeof(DType)), "AllocSpace: bytes");
     obj->dptr_ = static_cast<DType*>(AlignedAlloc(static_cast<std::size_t>(bytes)));
     obj->stride_ = row;
   }
@@ -107,8 +109,8 @@ template <int dim, typename DType>
 inline void Copy(Tensor<cpu, dim, DType> dst, const Tensor<cpu, dim, DType>& src,
                  Stream<cpu>* stream = nullptr) {
   (void)stream;
-  SHADE_CHECK(dst.shape_ == src.shape_) << "Copy: shape mismatch: destination " << dst.shape_
-                                        << " vs source " << src.shape_;
+  SHADE_CHECK_SHAPE(dst.shape_ == src.shape_)
+      << "Copy: shape mismatch: destination " << dst.shape_ << " vs source " << src.shape_;
   const Tensor<cpu, 2, DType> d = dst.FlatTo2D();
   const Tensor<cpu, 2, DType> s = src.FlatTo2D();
   const index_t rows = d.size(0), cols = d.size(1);

@@ -77,12 +77,11 @@ template <class Red, class T, class = void>
 struct ReducerHasPacket : std::false_type {};
 template <class Red, class T>
 struct ReducerHasPacket<Red, T,
-                        std::void_t<decltype(Red::ReducePacket(std::declval<packet::Tag<T>>(),
-                                                               std::declval<packet::Vec<T>>(),
-                                                               std::declval<packet::Vec<T>>()))>>
-    : std::true_type {};
+                        std::void_t<decltype(Red::ReducePacket(
+                            std::declval<packet::Tag<T>>(), std::declval<packet::Vec<T>>(),
+                            std::declval<packet::Vec<T>>()))>> : std::true_type {};
 template <class Red, class T>
-constexpr bool kReducePacket = packet::kIsLane<T> && ReducerHasPacket<Red, T>::value;
+constexpr bool kReducePacket = packet::kIsLane<T>&& ReducerHasPacket<Red, T>::value;
 
 template <class Red, class T>
 SHADE_XINLINE T InitValue() {
@@ -237,7 +236,8 @@ inline index_t SumRoundingDepth(index_t n) {
 /*! \brief The stated bound on |computed - exact| for a sum of n values whose |x| sum to abs_sum. */
 template <class T>
 inline double SumErrorBound(index_t n, double abs_sum) {
-  const double ku = static_cast<double>(SumRoundingDepth<T>(n)) * std::numeric_limits<T>::epsilon() / 2;
+  const double ku =
+      static_cast<double>(SumRoundingDepth<T>(n)) * std::numeric_limits<T>::epsilon() / 2;
   return ku / (1 - ku) * abs_sum;
 }
 
@@ -285,13 +285,19 @@ T ReduceAll(index_t n, const T* x) {
 
 /*! \brief Sum of x[0..n), within SumErrorBound (threaded). */
 template <class T>
-T Sum(index_t n, const T* x) { return ReduceAll<red::sum>(n, x); }
+T Sum(index_t n, const T* x) {
+  return ReduceAll<red::sum>(n, x);
+}
 /*! \brief Largest of x[0..n) by red::maximum (NaNs skipped; -inf when n == 0). */
 template <class T>
-T MaxAll(index_t n, const T* x) { return ReduceAll<red::maximum>(n, x); }
+T MaxAll(index_t n, const T* x) {
+  return ReduceAll<red::maximum>(n, x);
+}
 /*! \brief Smallest of x[0..n) by red::minimum (NaNs skipped; +inf when n == 0). */
 template <class T>
-T MinAll(index_t n, const T* x) { return ReduceAll<red::minimum>(n, x); }
+T MinAll(index_t n, const T* x) {
+  return ReduceAll<red::minimum>(n, x);
+}
 
 namespace detail {
 // Axis-0 reduction of rows [r0, r1) of a tile w columns wide into acc[0..w); scratch holds
@@ -311,7 +317,8 @@ void Axis0Tile(index_t r0, index_t r1, index_t w, const T* x, index_t ld, T* acc
         const index_t ahead = kReducePrefetchBytes / static_cast<index_t>(sizeof(T));
         for (; j + N <= w; j += N) {
           if (j + ahead < w) hwy::Prefetch(row + j + ahead);
-          hn::StoreU(Red::ReducePacket(d, hn::LoadU(d, acc + j), hn::LoadU(d, row + j)), d, acc + j);
+          hn::StoreU(Red::ReducePacket(d, hn::LoadU(d, acc + j), hn::LoadU(d, row + j)), d,
+                     acc + j);
         }
       }
       for (; j < w; ++j) Red::Reduce(acc[j], row[j]);
@@ -326,7 +333,8 @@ void Axis0Tile(index_t r0, index_t r1, index_t w, const T* x, index_t ld, T* acc
     const packet::Tag<T> d;
     const index_t N = static_cast<index_t>(hn::Lanes(d));
     for (; j + N <= w; j += N) {
-      hn::StoreU(Red::ReducePacket(d, hn::LoadU(d, acc + j), hn::LoadU(d, scratch + j)), d, acc + j);
+      hn::StoreU(Red::ReducePacket(d, hn::LoadU(d, acc + j), hn::LoadU(d, scratch + j)), d,
+                 acc + j);
     }
   }
   for (; j < w; ++j) Red::Reduce(acc[j], scratch[j]);
@@ -411,7 +419,7 @@ void ReduceColumns(index_t outer, index_t len, index_t inner, const T* x, index_
 }
 
 inline void CheckReduceArgs(index_t outer, index_t len, index_t inner, const char* who) {
-  SHADE_CHECK(outer >= 0 && len >= 0 && inner >= 0)
+  SHADE_CHECK_SHAPE(outer >= 0 && len >= 0 && inner >= 0)
       << who << ": negative extent outer=" << outer << " len=" << len << " inner=" << inner;
 }
 }  // namespace detail
@@ -526,10 +534,14 @@ index_t ArgExtremum(index_t n, const T* x) {
 /*! \brief Index of the first maximum of x[0..n); a NaN counts as the maximum (first NaN wins),
  *  as in NumPy. Throws on n == 0. Vectorised and threaded. */
 template <class T>
-index_t ArgMax(index_t n, const T* x) { return detail::ArgExtremum<true>(n, x); }
+index_t ArgMax(index_t n, const T* x) {
+  return detail::ArgExtremum<true>(n, x);
+}
 /*! \brief Index of the first minimum of x[0..n); a NaN counts as the minimum. Throws on n == 0. */
 template <class T>
-index_t ArgMin(index_t n, const T* x) { return detail::ArgExtremum<false>(n, x); }
+index_t ArgMin(index_t n, const T* x) {
+  return detail::ArgExtremum<false>(n, x);
+}
 
 /*!
  * \brief Arg-extremum along axis 1 of x[outer][len][inner]: out[o * inner + j] = the l of the
@@ -546,7 +558,8 @@ void ArgReduceAxis(index_t outer, index_t len, index_t inner, const T* x, I* out
   if (inner == 1) {
     const index_t grain = std::max<index_t>(1, kMapGrain / len);
     ParallelFor(0, outer, grain, [&](index_t b, index_t e) {
-      for (index_t o = b; o < e; ++o) out[o] = static_cast<I>(detail::ArgExtremum<kMax>(len, x + o * len));
+      for (index_t o = b; o < e; ++o)
+        out[o] = static_cast<I>(detail::ArgExtremum<kMax>(len, x + o * len));
     });
     return;
   }

@@ -37,10 +37,10 @@ inline void BatchGEMM(Tensor<Device, 3, DType> dst, const Tensor<Device, 3, DTyp
   const index_t batch = dst.size(0);
   const Shape<3> sl = transpose_left ? Shape3(lhs.size(0), lhs.size(2), lhs.size(1)) : lhs.shape_;
   const Shape<3> sr = transpose_right ? Shape3(rhs.size(0), rhs.size(2), rhs.size(1)) : rhs.shape_;
-  SHADE_CHECK(sl[0] == batch && sr[0] == batch)
-      << "BatchGEMM: batch sizes differ: dst " << dst.shape_ << ", lhs " << lhs.shape_
-      << ", rhs " << rhs.shape_;
-  SHADE_CHECK(dst.size(1) == sl[1] && dst.size(2) == sr[2] && sl[2] == sr[1])
+  SHADE_CHECK_SHAPE(sl[0] == batch && sr[0] == batch)
+      << "BatchGEMM: batch sizes differ: dst " << dst.shape_ << ", lhs " << lhs.shape_ << ", rhs "
+      << rhs.shape_;
+  SHADE_CHECK_SHAPE(dst.size(1) == sl[1] && dst.size(2) == sr[2] && sl[2] == sr[1])
       << "BatchGEMM: matrix shapes do not match: dst " << dst.shape_ << ", lhs"
       << (transpose_left ? "^T " : " ") << sl << ", rhs" << (transpose_right ? "^T " : " ") << sr;
   SHADE_CHECK_GE(workspace.size(0), CheckedMul(batch, 3, "BatchGEMM"))

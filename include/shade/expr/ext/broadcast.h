@@ -55,7 +55,7 @@ inline Broadcast1DExp<SrcExp, DType, dimdst, dimcast> broadcast(
   static_assert(ExpInfo<SrcExp>::kDim == 1, "broadcast<dimcast>: the source must be 1-D");
   detail::CheckShapeArg(shape, "broadcast");
   const Shape<1> s = detail::SourceShape<1>(src.self(), "broadcast");
-  SHADE_CHECK_EQ(s[0], shape[dimcast])
+  SHADE_CHECK_SHAPE_EQ(s[0], shape[dimcast])
       << "broadcast<" << dimcast << ">: source length differs from extent " << dimcast
       << " of the target shape " << shape;
   return Broadcast1DExp<SrcExp, DType, dimdst, dimcast>(src.self(), shape);
@@ -68,7 +68,7 @@ inline BroadcastScalarExp<SrcExp, DType, dimdst> broadcast_scalar(
   static_assert(ExpInfo<SrcExp>::kDim == 1, "broadcast_scalar: the source must be 1-D");
   detail::CheckShapeArg(shape, "broadcast_scalar");
   const Shape<1> s = detail::SourceShape<1>(src.self(), "broadcast_scalar");
-  SHADE_CHECK_EQ(s[0], 1) << "broadcast_scalar: the source must have exactly one element";
+  SHADE_CHECK_SHAPE_EQ(s[0], 1) << "broadcast_scalar: the source must have exactly one element";
   return BroadcastScalarExp<SrcExp, DType, dimdst>(src.self(), shape);
 }
 
@@ -131,10 +131,10 @@ broadcast_with_axis(const Exp<SrcExp, DType, etype>& src, int axis, index_t size
   constexpr int dimdst = dimsrc + 1;
   static_assert(dimsrc >= 1, "broadcast_with_axis: the source must be a tensor expression");
   const Shape<dimsrc> s = detail::SourceShape<dimsrc>(src.self(), "broadcast_with_axis");
-  SHADE_CHECK(-1 <= axis && axis < dimsrc)
+  SHADE_CHECK_INDEX(-1 <= axis && axis < dimsrc)
       << "broadcast_with_axis: axis " << axis << " outside [-1, " << dimsrc - 1
       << "] for a source of shape " << s;
-  SHADE_CHECK_GE(size, 0) << "broadcast_with_axis: negative size";
+  SHADE_CHECK_SHAPE_GE(size, 0) << "broadcast_with_axis: negative size";
   const Shape<dimsrc> step = detail::DenseSteps(s);
   Shape<dimdst> shape, sstride;
   for (int d = 0, k = 0; d < dimdst; ++d) {
@@ -162,11 +162,12 @@ broadcast_keepdim(const Exp<SrcExp, DType, etype>& src, int axis, index_t size) 
   constexpr int dim = ExpInfo<SrcExp>::kDim;
   static_assert(dim >= 1, "broadcast_keepdim: the source must be a tensor expression");
   const Shape<dim> s = detail::SourceShape<dim>(src.self(), "broadcast_keepdim");
-  SHADE_CHECK(0 <= axis && axis < dim) << "broadcast_keepdim: axis " << axis << " outside [0, "
-                                       << dim - 1 << "] for a source of shape " << s;
-  SHADE_CHECK_EQ(s[axis], 1) << "broadcast_keepdim: extent " << axis << " of the source shape " << s
-                             << " must be 1";
-  SHADE_CHECK_GE(size, 0) << "broadcast_keepdim: negative size";
+  SHADE_CHECK_INDEX(0 <= axis && axis < dim)
+      << "broadcast_keepdim: axis " << axis << " outside [0, " << dim - 1
+      << "] for a source of shape " << s;
+  SHADE_CHECK_SHAPE_EQ(s[axis], 1)
+      << "broadcast_keepdim: extent " << axis << " of the source shape " << s << " must be 1";
+  SHADE_CHECK_SHAPE_GE(size, 0) << "broadcast_keepdim: negative size";
   Shape<dim> shape = s, sstride = detail::DenseSteps(s);
   shape[axis] = size;
   sstride[axis] = 0;
@@ -185,19 +186,20 @@ broadcast_multi_axes(const Exp<SrcExp, DType, etype>& src, const TShape& axes,
   constexpr int dim = ExpInfo<SrcExp>::kDim;
   static_assert(dim >= 1, "broadcast_multi_axes: the source must be a tensor expression");
   const Shape<dim> s = detail::SourceShape<dim>(src.self(), "broadcast_multi_axes");
-  SHADE_CHECK_EQ(axes.ndim(), sizes.ndim())
+  SHADE_CHECK_SHAPE_EQ(axes.ndim(), sizes.ndim())
       << "broadcast_multi_axes: axes " << axes << " and sizes " << sizes << " differ in length";
-  SHADE_CHECK_LE(axes.ndim(), dim) << "broadcast_multi_axes: more axes than source dimensions";
+  SHADE_CHECK_SHAPE_LE(axes.ndim(), dim)
+      << "broadcast_multi_axes: more axes than source dimensions";
   Shape<dim> shape = s, sstride = detail::DenseSteps(s);
   for (index_t i = 0; i < axes.ndim(); ++i) {
     const index_t a = axes[i];
-    SHADE_CHECK(0 <= a && a < dim) << "broadcast_multi_axes: axis " << a << " outside [0, "
-                                   << dim - 1 << "] for a source of shape " << s;
-    SHADE_CHECK(i == 0 || axes[i - 1] < a)
+    SHADE_CHECK_INDEX(0 <= a && a < dim) << "broadcast_multi_axes: axis " << a << " outside [0, "
+                                         << dim - 1 << "] for a source of shape " << s;
+    SHADE_CHECK_SHAPE(i == 0 || axes[i - 1] < a)
         << "broadcast_multi_axes: axes " << axes << " are not strictly increasing";
-    SHADE_CHECK_EQ(s[a], 1) << "broadcast_multi_axes: extent " << a << " of the source shape " << s
-                            << " must be 1";
-    SHADE_CHECK_GE(sizes[i], 0) << "broadcast_multi_axes: negative size for axis " << a;
+    SHADE_CHECK_SHAPE_EQ(s[a], 1) << "broadcast_multi_axes: extent " << a << " of the source shape "
+                                  << s << " must be 1";
+    SHADE_CHECK_SHAPE_GE(sizes[i], 0) << "broadcast_multi_axes: negative size for axis " << a;
     shape[a] = sizes[i];
     sstride[a] = 0;
   }
@@ -215,14 +217,14 @@ broadcast_to(const Exp<SrcExp, DType, etype>& src, const TShape& target_shape) {
   constexpr int dim = ExpInfo<SrcExp>::kDim;
   static_assert(dim >= 1, "broadcast_to: the source must be a tensor expression");
   const Shape<dim> s = detail::SourceShape<dim>(src.self(), "broadcast_to");
-  SHADE_CHECK_EQ(target_shape.ndim(), dim) << "broadcast_to: target shape " << target_shape
-                                           << " has a different rank from the source " << s;
+  SHADE_CHECK_SHAPE_EQ(target_shape.ndim(), dim) << "broadcast_to: target shape " << target_shape
+                                                 << " has a different rank from the source " << s;
   Shape<dim> shape = s, sstride = detail::DenseSteps(s);
   for (int d = 0; d < dim; ++d) {
     if (s[d] == target_shape[d]) continue;
-    SHADE_CHECK_EQ(s[d], 1) << "broadcast_to: cannot broadcast source shape " << s << " to "
-                            << target_shape << " (extent " << d << " differs and is not 1)";
-    SHADE_CHECK_GE(target_shape[d], 0) << "broadcast_to: negative target extent " << d;
+    SHADE_CHECK_SHAPE_EQ(s[d], 1) << "broadcast_to: cannot broadcast source shape " << s << " to "
+                                  << target_shape << " (extent " << d << " differs and is not 1)";
+    SHADE_CHECK_SHAPE_GE(target_shape[d], 0) << "broadcast_to: negative target extent " << d;
     shape[d] = target_shape[d];
     sstride[d] = 0;
   }

@@ -31,8 +31,9 @@ struct MatChooseRowElementExp
   MatChooseRowElementExp(const SrcExp& src, const IndexExp& index) : src_(src), index_(index) {
     const Shape<2> s = detail::SourceShape<2>(src_, "mat_choose_row_element");
     const Shape<1> i = detail::SourceShape<1>(index_, "mat_choose_row_element");
-    SHADE_CHECK_EQ(i[0], s[0]) << "mat_choose_row_element: index length differs from the number "
-                               << "of rows of the matrix of shape " << s;
+    SHADE_CHECK_SHAPE_EQ(i[0], s[0])
+        << "mat_choose_row_element: index length differs from the number "
+        << "of rows of the matrix of shape " << s;
     ncol_ = s[1];
     this->shape_ = Shape1(s[0]);
   }
@@ -50,8 +51,8 @@ inline MatChooseRowElementExp<SrcExp, IndexExp, IDType, DType> mat_choose_row_el
 /*! \brief out[y][x] = x == index[y] ? val[y] : src[y][x] (mshadow's MatFillRowElementExp). */
 template <typename SrcExp, typename ValExp, typename IndexExp, typename IDType, typename DType>
 struct MatFillRowElementExp
-    : public MakeTensorExp<MatFillRowElementExp<SrcExp, ValExp, IndexExp, IDType, DType>, SrcExp,
-                           2, DType> {
+    : public MakeTensorExp<MatFillRowElementExp<SrcExp, ValExp, IndexExp, IDType, DType>, SrcExp, 2,
+                           DType> {
   /*! \brief The matrix. */
   SrcExp src_;
   /*! \brief One value per row. */
@@ -64,10 +65,12 @@ struct MatFillRowElementExp
     const Shape<2> s = detail::SourceShape<2>(src_, "mat_fill_row_element");
     const Shape<1> v = detail::SourceShape<1>(val_, "mat_fill_row_element");
     const Shape<1> i = detail::SourceShape<1>(index_, "mat_fill_row_element");
-    SHADE_CHECK_EQ(v[0], s[0]) << "mat_fill_row_element: value length differs from the number "
-                               << "of rows of the matrix of shape " << s;
-    SHADE_CHECK_EQ(i[0], s[0]) << "mat_fill_row_element: index length differs from the number "
-                               << "of rows of the matrix of shape " << s;
+    SHADE_CHECK_SHAPE_EQ(v[0], s[0])
+        << "mat_fill_row_element: value length differs from the number "
+        << "of rows of the matrix of shape " << s;
+    SHADE_CHECK_SHAPE_EQ(i[0], s[0])
+        << "mat_fill_row_element: index length differs from the number "
+        << "of rows of the matrix of shape " << s;
     this->shape_ = s;
   }
 };
@@ -78,9 +81,9 @@ template <typename SrcExp, typename ValExp, typename IndexExp, typename DType, t
 inline MatFillRowElementExp<SrcExp, ValExp, IndexExp, IDType, DType> mat_fill_row_element(
     const Exp<SrcExp, DType, e1>& src, const Exp<ValExp, DType, e2>& val,
     const Exp<IndexExp, IDType, e3>& index) {
-  static_assert(ExpInfo<SrcExp>::kDim == 2 && ExpInfo<ValExp>::kDim == 1 &&
-                    ExpInfo<IndexExp>::kDim == 1,
-                "mat_fill_row_element: needs a 2-D source, a 1-D value and a 1-D index");
+  static_assert(
+      ExpInfo<SrcExp>::kDim == 2 && ExpInfo<ValExp>::kDim == 1 && ExpInfo<IndexExp>::kDim == 1,
+      "mat_fill_row_element: needs a 2-D source, a 1-D value and a 1-D index");
   return MatFillRowElementExp<SrcExp, ValExp, IndexExp, IDType, DType>(src.self(), val.self(),
                                                                        index.self());
 }

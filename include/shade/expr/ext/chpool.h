@@ -32,7 +32,7 @@ struct ChannelPoolGeometry {
   /*! \brief Checks and sets the geometry. */
   void Init(index_t c, index_t h, index_t n, index_t s, index_t p, const char* who) {
     SHADE_CHECK_GE(n, 1) << who << ": window size must be at least 1";
-    SHADE_CHECK_GE(s, 1) << who << ": stride must be at least 1";
+    SHADE_CHECK_SHAPE_GE(s, 1) << who << ": stride must be at least 1";
     SHADE_CHECK_GE(p, 0) << who << ": negative padding";
     SHADE_CHECK(CheckedAdd(c, CheckedMul(p, 2, who), who) >= n)
         << who << ": window " << n << " is larger than the " << c << " channels plus padding " << p
@@ -100,8 +100,8 @@ struct ChannelUnpoolingExp
     g_.Init(s[srcdim - 3], s[srcdim - 2], nsize, stride, pad, "ch_unpool");
     Shape<srcdim> want = s;
     want[srcdim - 3] = g_.pchannel;
-    SHADE_CHECK(p == want) << "ch_unpool: pooled shape " << p << " but chpool of the source " << s
-                           << " with these parameters gives " << want;
+    SHADE_CHECK_SHAPE(p == want) << "ch_unpool: pooled shape " << p << " but chpool of the source "
+                                 << s << " with these parameters gives " << want;
     this->shape_ = s;
   }
 };

@@ -32,7 +32,7 @@ struct ConcatExp
     const Shape<srcdim> a = detail::SourceShape<srcdim>(lhs_, "concat");
     const Shape<srcdim> b = detail::SourceShape<srcdim>(rhs_, "concat");
     for (int d = 0; d < srcdim; ++d) {
-      SHADE_CHECK(d == cdim || a[d] == b[d])
+      SHADE_CHECK_SHAPE(d == cdim || a[d] == b[d])
           << "concat<" << cdim << ">: operand shapes " << a << " and " << b
           << " differ in dimension " << d << " (only dimension " << cdim << " may differ)";
     }

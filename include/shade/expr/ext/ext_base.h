@@ -39,7 +39,7 @@ inline Shape<dim> SourceShape(const SrcExp& src, const char* who) {
   static_assert(ExpInfo<SrcExp>::kDim == dim,
                 "shade: the source expression of this extension has the wrong rank");
   const Shape<dim> s = ShapeCheck<dim, SrcExp>::Check(src);
-  SHADE_CHECK(!IsWildcardShape(s))
+  SHADE_CHECK_SHAPE(!IsWildcardShape(s))
       << who << ": the source is a scalar expression, which has no shape";
   return s;
 }
@@ -48,7 +48,7 @@ inline Shape<dim> SourceShape(const SrcExp& src, const char* who) {
 template <int dim>
 inline void CheckShapeArg(const Shape<dim>& s, const char* who) {
   for (int i = 0; i < dim; ++i) {
-    SHADE_CHECK_GE(s[i], 0) << who << ": extent " << i << " of shape " << s << " is negative";
+    SHADE_CHECK_SHAPE_GE(s[i], 0) << who << ": extent " << i << " of shape " << s << " is negative";
   }
   CheckedProduct(s.shape_, dim, who);
 }
@@ -70,7 +70,7 @@ inline std::shared_ptr<index_t[]> EvalIndices(const IndexExp& index, index_t n, 
     const IDType v = raw[static_cast<size_t>(i)];
     index_t k;
     if constexpr (std::is_integral<IDType>::value) {
-      SHADE_CHECK(static_cast<long double>(v) >= 0 && static_cast<long double>(v) < bound)
+      SHADE_CHECK_INDEX(static_cast<long double>(v) >= 0 && static_cast<long double>(v) < bound)
           << who << ": index " << +v << " at position " << i << " outside [0, " << bound << ") ("
           << what << ")";
       k = static_cast<index_t>(v);

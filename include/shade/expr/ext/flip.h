@@ -25,7 +25,7 @@ struct FlipExp : public MakeTensorExp<FlipExp<SrcExp, DType, srcdim>, SrcExp, sr
   int dim_;
   /*! \brief Builds the node; throws unless 0 <= dim < srcdim. */
   FlipExp(const SrcExp& src, int dim) : src_(src), dim_(dim) {
-    SHADE_CHECK(0 <= dim && dim < srcdim)
+    SHADE_CHECK_INDEX(0 <= dim && dim < srcdim)
         << "flip: dimension " << dim << " outside [0, " << srcdim << ") of the source's rank";
     this->shape_ = detail::SourceShape<srcdim>(src_, "flip");
   }

@@ -28,8 +28,8 @@ struct ImplicitGEMMExp
   ImplicitGEMMExp(const LhsExp& lhs, const RhsExp& rhs) : lhs_(lhs), rhs_(rhs) {
     const Shape<2> a = detail::SourceShape<2>(lhs_, "implicit_dot");
     const Shape<2> b = detail::SourceShape<2>(rhs_, "implicit_dot");
-    SHADE_CHECK_EQ(a[1], b[0]) << "implicit_dot: inner dimensions of lhs " << a << " and rhs "
-                               << b << " differ";
+    SHADE_CHECK_SHAPE_EQ(a[1], b[0])
+        << "implicit_dot: inner dimensions of lhs " << a << " and rhs " << b << " differ";
     inner_ = a[1];
     this->shape_ = Shape2(a[0], b[1]);
   }

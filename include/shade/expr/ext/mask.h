@@ -27,9 +27,9 @@ struct MaskExp
   MaskExp(const MaskExpT& mask, const SrcExp& src) : mask_(mask), src_(src) {
     const Shape<1> ms = detail::SourceShape<1>(mask_, "mask");
     const Shape<srcdim> s = detail::SourceShape<srcdim>(src_, "mask");
-    SHADE_CHECK_EQ(ms[0], s[0]) << "mask: the mask of shape " << ms
-                                << " must have one element per item of the first dimension of "
-                                << s;
+    SHADE_CHECK_SHAPE_EQ(ms[0], s[0])
+        << "mask: the mask of shape " << ms
+        << " must have one element per item of the first dimension of " << s;
     rows_per_item_ = s.ProdShape(1, srcdim - 1);
     this->shape_ = s;
   }

@@ -32,7 +32,7 @@ struct PatchGeometry {
             index_t dx, const char* who) {
     SHADE_CHECK(ky >= 1 && kx >= 1)
         << who << ": kernel size " << ky << "x" << kx << " must be at least 1x1";
-    SHADE_CHECK(sy >= 1 && sx >= 1)
+    SHADE_CHECK_SHAPE(sy >= 1 && sx >= 1)
         << who << ": stride " << sy << "x" << sx << " must be at least 1x1";
     SHADE_CHECK(dy >= 1 && dx >= 1)
         << who << ": dilation " << dy << "x" << dx << " must be at least 1x1";
@@ -48,7 +48,7 @@ struct PatchGeometry {
     pdilate_x = dx;
     const index_t ey = CheckedAdd(CheckedMul(dy, ky - 1, who), 1, who);
     const index_t ex = CheckedAdd(CheckedMul(dx, kx - 1, who), 1, who);
-    SHADE_CHECK(height >= ey && width >= ex)
+    SHADE_CHECK_SHAPE(height >= ey && width >= ex)
         << who << ": the dilated kernel (" << ey << "x" << ex << " from " << ky << "x" << kx
         << " with dilation " << dy << "x" << dx << ") is larger than the image " << ishape;
     o_height = (height - ey) / sy + 1;
@@ -96,8 +96,9 @@ struct PackColToPatchXExp
     g_.Init(imshape, ky, kx, sy, sx, dy, dx, "pack_col2patch");
     const Shape<2> want = g_.ColShape("pack_col2patch");
     const Shape<2> got = detail::SourceShape<2>(mat_, "pack_col2patch");
-    SHADE_CHECK(got == want) << "pack_col2patch: the column matrix has shape " << got
-                             << " but image " << imshape << " with these patches needs " << want;
+    SHADE_CHECK_SHAPE(got == want)
+        << "pack_col2patch: the column matrix has shape " << got << " but image " << imshape
+        << " with these patches needs " << want;
     this->shape_ = imshape;
   }
 };

@@ -58,7 +58,7 @@ struct PoolGeometry {
             index_t pw, const char* who) {
     SHADE_CHECK(ky >= 1 && kx >= 1)
         << who << ": kernel size " << ky << "x" << kx << " must be at least 1x1";
-    SHADE_CHECK(sy >= 1 && sx >= 1)
+    SHADE_CHECK_SHAPE(sy >= 1 && sx >= 1)
         << who << ": stride " << sy << "x" << sx << " must be at least 1x1";
     SHADE_CHECK(h >= ky && w >= kx)
         << who << ": kernel " << ky << "x" << kx << " is larger than the image " << h << "x" << w;
@@ -74,7 +74,8 @@ struct PoolGeometry {
     } else {
       SHADE_CHECK(pw >= 0) << who << ": negative pooled width " << pw;
       // every window must start inside the image
-      SHADE_CHECK((ph == 0 || (ph - 1) <= (h - 1) / sy) && (pw == 0 || (pw - 1) <= (w - 1) / sx))
+      SHADE_CHECK_SHAPE((ph == 0 || (ph - 1) <= (h - 1) / sy) &&
+                        (pw == 0 || (pw - 1) <= (w - 1) / sx))
           << who << ": pooled shape " << ph << "x" << pw << " has windows starting outside the "
           << h << "x" << w << " image with stride " << sy << "x" << sx;
       pheight = ph;
@@ -141,8 +142,8 @@ struct PoolGradOperands {
     src_shape_ = SourceShape<srcdim>(data_src_, who);
     pooled_shape_ = SourceShape<srcdim>(data_pooled_, who);
     const Shape<srcdim> gp = SourceShape<srcdim>(grad_pooled_, who);
-    SHADE_CHECK(pooled_shape_ == gp) << who << ": pooled data " << pooled_shape_
-                                     << " and its gradient " << gp << " differ in shape";
+    SHADE_CHECK_SHAPE(pooled_shape_ == gp) << who << ": pooled data " << pooled_shape_
+                                           << " and its gradient " << gp << " differ in shape";
   }
 };
 
@@ -199,7 +200,7 @@ inline PoolingExp<Reducer, SrcExp, DType, ExpInfo<SrcExp>::kDim> pool(
     const Exp<SrcExp, DType, etype>& src, Shape<2> pshape, index_t ksize_y, index_t ksize_x,
     index_t kstride_y, index_t kstride_x) {
   static_assert(ExpInfo<SrcExp>::kDim >= 2, "pool: the source needs rank >= 2");
-  SHADE_CHECK_GE(pshape[0], 0) << "pool: negative pooled height";
+  SHADE_CHECK_SHAPE_GE(pshape[0], 0) << "pool: negative pooled height";
   return PoolingExp<Reducer, SrcExp, DType, ExpInfo<SrcExp>::kDim>(
       src.self(), pshape[0], pshape[1], ksize_y, ksize_x, kstride_y, kstride_x);
 }
@@ -221,8 +222,8 @@ struct UnPoolingExp
     const Shape<srcdim>& s = this->src_shape_;
     const Shape<srcdim>& p = this->pooled_shape_;
     for (int d = 0; d < srcdim - 2; ++d) {
-      SHADE_CHECK_EQ(p[d], s[d]) << "unpool: pooled shape " << p << " does not match source " << s
-                                 << " in dimension " << d;
+      SHADE_CHECK_SHAPE_EQ(p[d], s[d]) << "unpool: pooled shape " << p << " does not match source "
+                                       << s << " in dimension " << d;
     }
     g_.Init(s[srcdim - 2], s[srcdim - 1], ky, kx, sy, sx, p[srcdim - 2], p[srcdim - 1], "unpool");
     this->shape_ = s;

@@ -195,7 +195,7 @@ struct ReduceWithAxisExp
             std::is_same<Reducer, red::minimum>::value,
         "reduce_with_axis<Reducer, true>: the index form needs red::maximum or red::minimum");
     src_shape_ = detail::SourceShape<dimsrc>(src_, "reduce_with_axis");
-    SHADE_CHECK(0 <= axis && axis < dimsrc)
+    SHADE_CHECK_INDEX(0 <= axis && axis < dimsrc)
         << "reduce_with_axis: axis " << axis << " outside [0, " << dimsrc - 1
         << "] for a source of shape " << src_shape_;
     for (int d = 0, k = 0; d < dimsrc; ++d) {
@@ -205,7 +205,7 @@ struct ReduceWithAxisExp
         this->shape_[k++] = src_shape_[d];
       }
     }
-    SHADE_CHECK(!mask || src_shape_[axis] > 0 || this->shape_.Size() == 0)
+    SHADE_CHECK_SHAPE(!mask || src_shape_[axis] > 0 || this->shape_.Size() == 0)
         << "reduce_with_axis: arg-" << (std::is_same<Reducer, red::maximum>::value ? "max" : "min")
         << " over the empty axis " << axis << " of shape " << src_shape_;
   }
@@ -312,7 +312,7 @@ inline index_t ArgAll(const SrcExp& src, const char* who) {
   constexpr int dim = ExpInfo<SrcExp>::kDim;
   static_assert(dim >= 1, "argmax_all/argmin_all: the source must be a tensor expression");
   const Shape<dim> s = SourceShape<dim>(src, who);
-  SHADE_CHECK_GT(s.Size(), 0u) << who << ": empty source of shape " << s;
+  SHADE_CHECK_SHAPE_GT(s.Size(), 0u) << who << ": empty source of shape " << s;
   std::unique_ptr<DType[]> hold;
   const RowsView<DType> v = SourceRows<dim>(src, s, true, &hold);
   return kMax ? kernel::ArgMax(v.rows * v.cols, v.ptr) : kernel::ArgMin(v.rows * v.cols, v.ptr);

@@ -25,8 +25,9 @@ struct ReshapeExp
   ReshapeExp(const SrcExp& src, const Shape<dimdst>& shape) : src_(src) {
     const Shape<dimsrc> ishape = detail::SourceShape<dimsrc>(src_, "reshape");
     detail::CheckShapeArg(shape, "reshape");
-    SHADE_CHECK_EQ(ishape.Size(), shape.Size()) << "reshape: cannot reshape " << ishape << " to "
-                                                << shape << " (different numbers of elements)";
+    SHADE_CHECK_SHAPE_EQ(ishape.Size(), shape.Size())
+        << "reshape: cannot reshape " << ishape << " to " << shape
+        << " (different numbers of elements)";
     ishapex_ = ishape[dimsrc - 1];
     this->shape_ = shape;
   }

@@ -18,7 +18,8 @@ namespace expr {
 
 /*! \brief Range [begin, end) of dimension `sdim` of a rank-`srcdim` source. */
 template <typename SrcExp, typename DType, int srcdim, int sdim>
-struct SliceExp : public MakeTensorExp<SliceExp<SrcExp, DType, srcdim, sdim>, SrcExp, srcdim, DType> {
+struct SliceExp
+    : public MakeTensorExp<SliceExp<SrcExp, DType, srcdim, sdim>, SrcExp, srcdim, DType> {
   /*! \brief The source. */
   SrcExp src_;
   /*! \brief First selected index along sdim. */
@@ -28,7 +29,7 @@ struct SliceExp : public MakeTensorExp<SliceExp<SrcExp, DType, srcdim, sdim>, Sr
   /*! \brief Builds the node; throws unless 0 <= begin <= end <= extent. */
   SliceExp(const SrcExp& src, index_t begin, index_t end) : src_(src), begin_(begin) {
     Shape<srcdim> s = detail::SourceShape<srcdim>(src_, "slice");
-    SHADE_CHECK(0 <= begin && begin <= end && end <= s[sdim])
+    SHADE_CHECK_INDEX(0 <= begin && begin <= end && end <= s[sdim])
         << "slice<" << sdim << ">: range [" << begin << ", " << end << ") outside [0, " << s[sdim]
         << "] of dimension " << sdim << " of source shape " << s;
     src_extent_ = s[sdim];
@@ -44,7 +45,8 @@ struct SliceExp : public MakeTensorExp<SliceExp<SrcExp, DType, srcdim, sdim>, Sr
    */
   SliceExp& operator=(const SliceExp& other) {
     return MakeTensorExp<SliceExp<SrcExp, DType, srcdim, sdim>, SrcExp, srcdim, DType>::operator=(
-        static_cast<const Exp<SliceExp<SrcExp, DType, srcdim, sdim>, DType, type::kChainer>&>(other));
+        static_cast<const Exp<SliceExp<SrcExp, DType, srcdim, sdim>, DType, type::kChainer>&>(
+            other));
   }
 };
 
@@ -106,9 +108,9 @@ struct SliceExExp : public MakeTensorExp<SliceExExp<SrcExp, DType, srcdim>, SrcE
       : src_(src), begin_(begin) {
     src_shape_ = detail::SourceShape<srcdim>(src_, "slice");
     for (int d = 0; d < srcdim; ++d) {
-      SHADE_CHECK(0 <= begin[d] && begin[d] <= end[d] && end[d] <= src_shape_[d])
-          << "slice: box [" << begin << ", " << end << ") outside the source shape "
-          << src_shape_ << " in dimension " << d;
+      SHADE_CHECK_SHAPE(0 <= begin[d] && begin[d] <= end[d] && end[d] <= src_shape_[d])
+          << "slice: box [" << begin << ", " << end << ") outside the source shape " << src_shape_
+          << " in dimension " << d;
       this->shape_[d] = end[d] - begin[d];
     }
   }

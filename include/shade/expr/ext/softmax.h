@@ -39,7 +39,7 @@ inline void SoftmaxRun(index_t n, DType* dst, const DType* src) {
   kernel::MapRun<kernel::sv::saveto, op::exp>(n, dst, static_cast<const DType*>(dst));
   const DType sum = kernel::ReduceAllRun<kernel::red::sum>(n, static_cast<const DType*>(dst));
   kernel::MapRun<kernel::sv::saveto, op::mul>(n, dst, static_cast<const DType*>(dst),
-                                          kernel::MakeScalar(DType(DType(1) / sum)));
+                                              kernel::MakeScalar(DType(DType(1) / sum)));
 }
 
 /*! \brief Rows per ParallelFor chunk for rows of `cols` elements of softmax-like work. */
@@ -91,7 +91,8 @@ inline void OneHotGradRows(index_t rows, index_t cols, DType* dst, index_t ldd, 
                     continue;
                   }
                   const DType at_label = s[l];  // read before an in-place (dst == src) write
-                  kernel::MapRun<kernel::sv::saveto, op::minus>(cols, d, s, kernel::MakeScalar(off_value));
+                  kernel::MapRun<kernel::sv::saveto, op::minus>(cols, d, s,
+                                                                kernel::MakeScalar(off_value));
                   d[l] = DType(at_label - on_value);
                 }
               });
@@ -100,14 +101,14 @@ inline void OneHotGradRows(index_t rows, index_t cols, DType* dst, index_t ldd, 
 template <typename DType>
 inline void CheckSameShape2(const Tensor<cpu, 2, DType>& a, const Tensor<cpu, 2, DType>& b,
                             const char* who) {
-  SHADE_CHECK(a.shape_ == b.shape_) << who << ": destination " << a.shape_ << " and source "
-                                    << b.shape_ << " differ in shape";
+  SHADE_CHECK_SHAPE(a.shape_ == b.shape_)
+      << who << ": destination " << a.shape_ << " and source " << b.shape_ << " differ in shape";
 }
 template <typename DType>
 inline void CheckSameShape3(const Tensor<cpu, 3, DType>& a, const Tensor<cpu, 3, DType>& b,
                             const char* who) {
-  SHADE_CHECK(a.shape_ == b.shape_) << who << ": destination " << a.shape_ << " and source "
-                                    << b.shape_ << " differ in shape";
+  SHADE_CHECK_SHAPE(a.shape_ == b.shape_)
+      << who << ": destination " << a.shape_ << " and source " << b.shape_ << " differ in shape";
 }
 
 /*! \brief 3-D gradient: dst[n][k][x] = src[n][k][x] - target(k == label[n][x]). */
@@ -123,8 +124,7 @@ inline void OneHotGrad3(const Tensor<cpu, 3, DType>& dst, const Tensor<cpu, 3, D
                   const DType* s = src.dptr_ + r * src.stride_;
                   const index_t* l = label.data() + n * X;
                   for (index_t x = 0; x < X; ++x) {
-                    d[x] = l[x] < 0 ? DType(0)
-                                    : DType(s[x] - (l[x] == k ? on_value : off_value));
+                    d[x] = l[x] < 0 ? DType(0) : DType(s[x] - (l[x] == k ? on_value : off_value));
                   }
                 }
               });
@@ -142,7 +142,8 @@ inline void Softmax(Tensor<cpu, 2, DType> dst, const Tensor<cpu, 2, DType>& ener
   const index_t rows = energy.size(0), cols = energy.size(1);
   ParallelFor(0, rows, expr::detail::SoftmaxGrain(cols), [&](index_t b, index_t e) {
     for (index_t y = b; y < e; ++y) {
-      expr::detail::SoftmaxRun(cols, dst.dptr_ + y * dst.stride_, energy.dptr_ + y * energy.stride_);
+      expr::detail::SoftmaxRun(cols, dst.dptr_ + y * dst.stride_,
+                               energy.dptr_ + y * energy.stride_);
     }
   });
 }
@@ -154,28 +155,29 @@ inline void Softmax(Tensor<cpu, 3, DType> dst, const Tensor<cpu, 3, DType>& ener
   expr::detail::CheckSameShape3(dst, energy, "Softmax");
   const index_t N = energy.size(0), K = energy.size(1), X = energy.size(2);
   if (X == 0 || K == 0) return;
-  ParallelFor(0, N, std::max<index_t>(1, kernel::kMathGrain / std::max<index_t>(K * X, 1)),
-              [&](index_t b, index_t e) {
-                std::vector<DType> mx(static_cast<size_t>(X)), sum(static_cast<size_t>(X));
-                for (index_t n = b; n < e; ++n) {
-                  const DType* s = energy.dptr_ + n * K * energy.stride_;
-                  DType* d = dst.dptr_ + n * K * dst.stride_;
-                  kernel::ReduceRows<kernel::red::maximum>(K, X, s, energy.stride_, mx.data());
-                  for (index_t k = 0; k < K; ++k) {
-                    DType* dr = d + k * dst.stride_;
-                    kernel::MapRun<kernel::sv::saveto, op::minus>(X, dr, s + k * energy.stride_,
-                                                              static_cast<const DType*>(mx.data()));
-                    kernel::MapRun<kernel::sv::saveto, op::exp>(X, dr, static_cast<const DType*>(dr));
-                  }
-                  kernel::ReduceRows<kernel::red::sum>(K, X, static_cast<const DType*>(d), dst.stride_,
-                                                   sum.data());
-                  for (index_t k = 0; k < K; ++k) {
-                    DType* dr = d + k * dst.stride_;
-                    kernel::MapRun<kernel::sv::saveto, op::div>(X, dr, static_cast<const DType*>(dr),
-                                                            static_cast<const DType*>(sum.data()));
-                  }
-                }
-              });
+  ParallelFor(
+      0, N, std::max<index_t>(1, kernel::kMathGrain / std::max<index_t>(K * X, 1)),
+      [&](index_t b, index_t e) {
+        std::vector<DType> mx(static_cast<size_t>(X)), sum(static_cast<size_t>(X));
+        for (index_t n = b; n < e; ++n) {
+          const DType* s = energy.dptr_ + n * K * energy.stride_;
+          DType* d = dst.dptr_ + n * K * dst.stride_;
+          kernel::ReduceRows<kernel::red::maximum>(K, X, s, energy.stride_, mx.data());
+          for (index_t k = 0; k < K; ++k) {
+            DType* dr = d + k * dst.stride_;
+            kernel::MapRun<kernel::sv::saveto, op::minus>(X, dr, s + k * energy.stride_,
+                                                          static_cast<const DType*>(mx.data()));
+            kernel::MapRun<kernel::sv::saveto, op::exp>(X, dr, static_cast<const DType*>(dr));
+          }
+          kernel::ReduceRows<kernel::red::sum>(K, X, static_cast<const DType*>(d), dst.stride_,
+                                               sum.data());
+          for (index_t k = 0; k < K; ++k) {
+            DType* dr = d + k * dst.stride_;
+            kernel::MapRun<kernel::sv::saveto, op::div>(X, dr, static_cast<const DType*>(dr),
+                                                        static_cast<const DType*>(sum.data()));
+          }
+        }
+      });
 }
 
 /*! \brief Cross-entropy gradient of a row-wise softmax: dst = src - one_hot(label). */
@@ -183,28 +185,30 @@ template <typename DType, typename LType>
 inline void SoftmaxGrad(Tensor<cpu, 2, DType> dst, const Tensor<cpu, 2, DType>& src,
                         const Tensor<cpu, 1, LType>& label) {
   expr::detail::CheckSameShape2(dst, src, "SoftmaxGrad");
-  SHADE_CHECK_EQ(label.size(0), src.size(0)) << "SoftmaxGrad: one label per row of " << src.shape_;
+  SHADE_CHECK_SHAPE_EQ(label.size(0), src.size(0))
+      << "SoftmaxGrad: one label per row of " << src.shape_;
   const auto l = expr::detail::CheckLabels(label, src.size(1), false, 0.0, "SoftmaxGrad");
-  expr::detail::OneHotGradRows(src.size(0), src.size(1), dst.dptr_, dst.stride_, src.dptr_, src.stride_,
-                         l, DType(1), DType(0));
+  expr::detail::OneHotGradRows(src.size(0), src.size(1), dst.dptr_, dst.stride_, src.dptr_,
+                               src.stride_, l, DType(1), DType(0));
 }
 /*! \brief As SoftmaxGrad; rows whose label equals ignore_label get a zero gradient. */
 template <typename DType, typename LType>
 inline void SoftmaxGrad(Tensor<cpu, 2, DType> dst, const Tensor<cpu, 2, DType>& src,
                         const Tensor<cpu, 1, LType>& label, const LType& ignore_label) {
   expr::detail::CheckSameShape2(dst, src, "SoftmaxGrad");
-  SHADE_CHECK_EQ(label.size(0), src.size(0)) << "SoftmaxGrad: one label per row of " << src.shape_;
-  const auto l = expr::detail::CheckLabels(label, src.size(1), true, static_cast<double>(ignore_label),
-                                     "SoftmaxGrad");
-  expr::detail::OneHotGradRows(src.size(0), src.size(1), dst.dptr_, dst.stride_, src.dptr_, src.stride_,
-                         l, DType(1), DType(0));
+  SHADE_CHECK_SHAPE_EQ(label.size(0), src.size(0))
+      << "SoftmaxGrad: one label per row of " << src.shape_;
+  const auto l = expr::detail::CheckLabels(label, src.size(1), true,
+                                           static_cast<double>(ignore_label), "SoftmaxGrad");
+  expr::detail::OneHotGradRows(src.size(0), src.size(1), dst.dptr_, dst.stride_, src.dptr_,
+                               src.stride_, l, DType(1), DType(0));
 }
 /*! \brief Gradient of the 3-D softmax: dst[n][k][x] = src[n][k][x] - (k == label[n][x]). */
 template <typename DType, typename LType>
 inline void SoftmaxGrad(Tensor<cpu, 3, DType> dst, const Tensor<cpu, 3, DType>& src,
                         const Tensor<cpu, 2, LType>& label) {
   expr::detail::CheckSameShape3(dst, src, "SoftmaxGrad");
-  SHADE_CHECK(label.size(0) == src.size(0) && label.size(1) == src.size(2))
+  SHADE_CHECK_SHAPE(label.size(0) == src.size(0) && label.size(1) == src.size(2))
       << "SoftmaxGrad: label shape " << label.shape_ << " does not match (n, x) of " << src.shape_;
   const auto l = expr::detail::CheckLabels(label, src.size(1), false, 0.0, "SoftmaxGrad");
   expr::detail::OneHotGrad3(dst, src, l, DType(1), DType(0));
@@ -214,10 +218,10 @@ template <typename DType, typename LType>
 inline void SoftmaxGrad(Tensor<cpu, 3, DType> dst, const Tensor<cpu, 3, DType>& src,
                         const Tensor<cpu, 2, LType>& label, const LType& ignore_label) {
   expr::detail::CheckSameShape3(dst, src, "SoftmaxGrad");
-  SHADE_CHECK(label.size(0) == src.size(0) && label.size(1) == src.size(2))
+  SHADE_CHECK_SHAPE(label.size(0) == src.size(0) && label.size(1) == src.size(2))
       << "SoftmaxGrad: label shape " << label.shape_ << " does not match (n, x) of " << src.shape_;
-  const auto l = expr::detail::CheckLabels(label, src.size(1), true, static_cast<double>(ignore_label),
-                                     "SoftmaxGrad");
+  const auto l = expr::detail::CheckLabels(label, src.size(1), true,
+                                           static_cast<double>(ignore_label), "SoftmaxGrad");
   expr::detail::OneHotGrad3(dst, src, l, DType(1), DType(0));
 }
 
@@ -229,16 +233,16 @@ template <typename DType, typename LType>
 inline void SmoothSoftmaxGrad(Tensor<cpu, 2, DType> dst, const Tensor<cpu, 2, DType>& src,
                               const Tensor<cpu, 1, LType>& label, const float alpha) {
   expr::detail::CheckSameShape2(dst, src, "SmoothSoftmaxGrad");
-  SHADE_CHECK_EQ(label.size(0), src.size(0)) << "SmoothSoftmaxGrad: one label per row of "
-                                             << src.shape_;
-  SHADE_CHECK(alpha >= 0 && alpha <= 1) << "SmoothSoftmaxGrad: alpha " << alpha
-                                        << " outside [0, 1]";
+  SHADE_CHECK_SHAPE_EQ(label.size(0), src.size(0))
+      << "SmoothSoftmaxGrad: one label per row of " << src.shape_;
+  SHADE_CHECK(alpha >= 0 && alpha <= 1)
+      << "SmoothSoftmaxGrad: alpha " << alpha << " outside [0, 1]";
   const index_t k = src.size(1);
   SHADE_CHECK(k >= 2 || alpha == 0) << "SmoothSoftmaxGrad: smoothing needs at least 2 classes";
   const auto l = expr::detail::CheckLabels(label, k, false, 0.0, "SmoothSoftmaxGrad");
   const DType off = k >= 2 ? DType(alpha / float(k - 1)) : DType(0);
   expr::detail::OneHotGradRows(src.size(0), k, dst.dptr_, dst.stride_, src.dptr_, src.stride_, l,
-                         DType(1.0f - alpha), off);
+                               DType(1.0f - alpha), off);
 }
 
 }  // namespace shade

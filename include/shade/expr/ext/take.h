@@ -27,7 +27,8 @@ namespace expr {
 
 /*! \brief What take/take_grad do with an index outside [0, rows). */
 namespace take_mode {
-/*! \brief Out-of-range policy (fixed underlying type: any int converts without UB and is checked). */
+/*! \brief Out-of-range policy (fixed underlying type: any int converts without UB and is checked).
+ */
 enum Mode : int {
   /*! \brief Throw shade::Error (default). */
   kRaise = 0,
@@ -49,16 +50,16 @@ inline std::shared_ptr<index_t[]> TakeIndices(const IndexExp& index, index_t n, 
   SHADE_CHECK(mode == take_mode::kRaise || mode == take_mode::kClip || mode == take_mode::kWrap)
       << who << ": unknown mode " << static_cast<int>(mode);
   if (mode == take_mode::kRaise) return EvalIndices<IDType>(index, n, bound, who, "number of rows");
-  SHADE_CHECK(n == 0 || bound > 0) << who << ": cannot clip or wrap " << n
-                                   << " indices into a source with 0 rows";
+  SHADE_CHECK(n == 0 || bound > 0)
+      << who << ": cannot clip or wrap " << n << " indices into a source with 0 rows";
   std::shared_ptr<index_t[]> out(new index_t[static_cast<size_t>(n > 0 ? n : 1)]);
   std::unique_ptr<IDType[]> raw(new IDType[static_cast<size_t>(n > 0 ? n : 1)]);
   Tensor<cpu, 1, IDType> tmp(raw.get(), Shape1(n));
   MapExp<sv::saveto>(&tmp, index);
   for (index_t i = 0; i < n; ++i) {
     const long double v = static_cast<long double>(raw[static_cast<size_t>(i)]);
-    SHADE_CHECK(std::isfinite(v)) << who << ": index " << static_cast<double>(v)
-                                  << " at position " << i << " is not a finite number";
+    SHADE_CHECK(std::isfinite(v)) << who << ": index " << static_cast<double>(v) << " at position "
+                                  << i << " is not a finite number";
     // Clamp to a range where the conversion to index_t is defined before truncating.
     const long double lim = 9.0e18L;
     const index_t k = static_cast<index_t>(v < -lim ? -lim : v > lim ? lim : v);
@@ -77,8 +78,7 @@ inline std::shared_ptr<index_t[]> TakeIndices(const IndexExp& index, index_t n, 
 
 /*! \brief Row index[i] of the 2-D source as row i of the result. */
 template <typename IndexExp, typename IDType, typename SrcExp, typename DType>
-struct TakeExp
-    : public MakeTensorExp<TakeExp<IndexExp, IDType, SrcExp, DType>, SrcExp, 2, DType> {
+struct TakeExp : public MakeTensorExp<TakeExp<IndexExp, IDType, SrcExp, DType>, SrcExp, 2, DType> {
   /*! \brief The indices. */
   IndexExp index_;
   /*! \brief The source matrix. */
@@ -143,9 +143,9 @@ struct TakeGradExp
     SHADE_CHECK_GE(vocab, 0) << "take_grad: negative number of rows (input_dim)";
     const Shape<1> is = detail::SourceShape<1>(index_, "take_grad");
     const Shape<2> gs = detail::SourceShape<2>(grad_, "take_grad");
-    SHADE_CHECK_EQ(is[0], gs[0]) << "take_grad: the gradient of shape " << gs
-                                 << " must have one row per index (index length " << is[0]
-                                 << ")";
+    SHADE_CHECK_SHAPE_EQ(is[0], gs[0])
+        << "take_grad: the gradient of shape " << gs
+        << " must have one row per index (index length " << is[0] << ")";
     this->shape_ = Shape2(vocab, gs[1]);
     detail::CheckShapeArg(this->shape_, "take_grad");
   }
@@ -184,7 +184,8 @@ class Plan<TakeGradExp<IndexExp, IDType, SrcExp, DType>, DType> {
     for (index_t r = 0; r < vocab; ++r)
       start_[static_cast<size_t>(r + 1)] += start_[static_cast<size_t>(r)];
     std::unique_ptr<index_t[]> fill(new index_t[static_cast<size_t>(vocab > 0 ? vocab : 1)]);
-    for (index_t r = 0; r < vocab; ++r) fill[static_cast<size_t>(r)] = start_[static_cast<size_t>(r)];
+    for (index_t r = 0; r < vocab; ++r)
+      fill[static_cast<size_t>(r)] = start_[static_cast<size_t>(r)];
     for (index_t i = 0; i < n; ++i) {
       const index_t r = idx[static_cast<size_t>(i)];
       pos_[static_cast<size_t>(fill[static_cast<size_t>(r)]++)] = i;

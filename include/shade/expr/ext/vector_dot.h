@@ -17,16 +17,17 @@
 
 namespace shade {
 
-/*! \brief dst[0] = sum_i lhs[i] * rhs[i]; throws unless dst has one element and the lengths agree. */
+/*! \brief dst[0] = sum_i lhs[i] * rhs[i]; throws unless dst has one element and the lengths agree.
+ */
 template <typename Device, typename DType>
 inline void VectorDot(Tensor<Device, 1, DType> dst, const Tensor<Device, 1, DType>& lhs,
                       const Tensor<Device, 1, DType>& rhs) {
   static_assert(std::is_same<Device, cpu>::value,
                 "shade: this build evaluates VectorDot on the cpu only (no gpu backend)");
-  SHADE_CHECK_EQ(dst.size(0), 1) << "VectorDot: the destination of shape " << dst.shape_
-                                 << " must have exactly one element";
-  SHADE_CHECK_EQ(lhs.size(0), rhs.size(0)) << "VectorDot: lengths of lhs " << lhs.shape_
-                                           << " and rhs " << rhs.shape_ << " differ";
+  SHADE_CHECK_SHAPE_EQ(dst.size(0), 1)
+      << "VectorDot: the destination of shape " << dst.shape_ << " must have exactly one element";
+  SHADE_CHECK_SHAPE_EQ(lhs.size(0), rhs.size(0))
+      << "VectorDot: lengths of lhs " << lhs.shape_ << " and rhs " << rhs.shape_ << " differ";
   const index_t n = lhs.size(0);
   if constexpr (blas::kSupported<DType>) {
     if (n > 0) {

@@ -1,0 +1,113 @@
+// The error classes as a caller meets them: each kind of bad input throws its subclass of
+// shade::Error, and the message names what failed with the values, a repo-relative file:line at
+// most, never the C++ condition text nor the build machine's absolute path.
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "shade/shade.h"
+
+namespace {
+
+using shade::NDArray;
+
+// The message of the exception of class E that `fn` throws ("" and a failure when none).
+template <typename E, typename Fn>
+std::string MessageOf(Fn&& fn) {
+  try {
+    fn();
+  } catch (const E& e) {
+    return e.what();
+  } catch (const std::exception& e) {
+    ADD_FAILURE() << "wrong exception class: " << e.what();
+    return "";
+  }
+  ADD_FAILURE() << "nothing thrown";
+  return "";
+}
+
+void ExpectClean(const std::string& msg) {
+  EXPECT_EQ(msg.find("Check failed"), std::string::npos) << msg;
+  EXPECT_EQ(msg.find(SHADE_SOURCE_DIR), std::string::npos) << msg;
+  EXPECT_EQ(msg.find("&&"), std::string::npos) << msg;
+  EXPECT_EQ(msg.find("=="), std::string::npos) << msg;
+  EXPECT_FALSE(msg.empty());
+  if (!msg.empty()) {
+    EXPECT_NE(msg.front(), '/') << msg;
+  }
+}
+
+bool Has(const std::string& s, const std::string& part) {
+  return s.find(part) != std::string::npos;
+}
+
+TEST(ErrorClasses, ShapeMismatchIsAShapeErrorAndAValueError) {
+  const NDArray a = shade::zeros({2, 3}), b = shade::zeros({4, 5});
+  const std::string msg = MessageOf<shade::ShapeError>([&] { shade::matmul(a, b); });
+  EXPECT_TRUE(Has(msg, "matmul")) << msg;
+  EXPECT_TRUE(Has(msg, "(2, 3)") || Has(msg, "(2,3)")) << msg;
+  EXPECT_TRUE(Has(msg, "src/ndarray/linalg.cc:")) << msg;
+  ExpectClean(msg);
+  EXPECT_THROW(shade::matmul(a, b), shade::ValueError);
+}
+
+TEST(ErrorClasses, AxisOutOfRangeIsAnIndexError) {
+  const NDArray a = shade::zeros({2, 3});
+  const std::string msg = MessageOf<shade::IndexError>([&] { shade::sum(a, 5); });
+  EXPECT_TRUE(Has(msg, "axis 5")) << msg;
+  ExpectClean(msg);
+}
+
+TEST(ErrorClasses, ForbiddenCastIsATypeError) {
+  const NDArray a = shade::zeros({2}, shade::kFloat64);
+  const std::string msg =
+      MessageOf<shade::TypeError>([&] { shade::astype(a, shade::kInt32, shade::Casting::kSafe); });
+  EXPECT_TRUE(Has(msg, "float64") && Has(msg, "int32")) << msg;
+  ExpectClean(msg);
+}
+
+TEST(ErrorClasses, MissingFileIsAnIOErrorWithThePathAndTheSystemsReason) {
+  const std::string path = "/nonexistent-dir-shade/x.npy";
+  const std::string msg = MessageOf<shade::IOError>([&] { shade::io::LoadNpy(path); });
+  EXPECT_TRUE(Has(msg, path)) << msg;
+  EXPECT_TRUE(Has(msg, "No such file or directory")) << msg;
+  EXPECT_TRUE(Has(msg, "src/io/stream.cc:")) << msg;
+  EXPECT_EQ(msg.find(SHADE_SOURCE_DIR), std::string::npos) << msg;
+}
+
+TEST(ErrorClasses, MalformedFileContentsAreAValueErrorAsInNumPy) {
+  const char junk[] = "not a npy file at all";
+  const std::string msg =
+      MessageOf<shade::ValueError>([&] { shade::io::LoadNpyFromMemory(junk, sizeof(junk)); });
+  EXPECT_TRUE(Has(msg, "not a .npy file")) << msg;
+  ExpectClean(msg);
+}
+
+TEST(ErrorClasses, ForeignDeviceIsNotImplemented) {
+  float data[2] = {1, 2};
+  int64_t shape[1] = {2};
+  DLManagedTensor t{};
+  t.dl_tensor.data = data;
+  t.dl_tensor.device = {kDLCUDA, 0};
+  t.dl_tensor.ndim = 1;
+  t.dl_tensor.dtype = {kDLFloat, 32, 1};
+  t.dl_tensor.shape = shape;
+  const std::string msg = MessageOf<shade::NotImplementedError>([&] { shade::io::FromDLPack(&t); });
+  EXPECT_TRUE(Has(msg, "only CPU")) << msg;
+  ExpectClean(msg);
+}
+
+TEST(ErrorClasses, HierarchyRootedAtShadeError) {
+  EXPECT_TRUE((std::is_base_of_v<shade::ValueError, shade::ParamError>));
+  EXPECT_TRUE((std::is_base_of_v<shade::Error, shade::IOError>));
+  EXPECT_TRUE((std::is_base_of_v<std::runtime_error, shade::Error>));
+}
+
+TEST(ErrorClasses, ClassesAreDistinct) {
+  EXPECT_FALSE((std::is_base_of_v<shade::ValueError, shade::IndexError>));
+  EXPECT_FALSE((std::is_base_of_v<shade::ValueError, shade::TypeError>));
+  EXPECT_FALSE((std::is_base_of_v<shade::ValueError, shade::IOError>));
+  EXPECT_FALSE((std::is_base_of_v<shade::ValueError, shade::NotImplementedError>));
+}
+
+}  // namespace
