@@ -78,7 +78,7 @@ void BM_Gemm_torch(benchmark::State& st) {
 
 // The products of one training step of examples/fashion_mnist's CNN (batch 128), row-major
 // C (m x n) = op(A) op(B): forward W x col, weight gradient dout x col^T, input gradient
-// W^T x dout (conv2 only; conv1's input needs no gradient).
+// W^T x dout (conv2 only; conv1's input needs no gradient); then the per-image products.
 struct ConvGemmShape {
   const char* name;
   bool trans_a, trans_b;
@@ -90,6 +90,10 @@ constexpr ConvGemmShape kConvGemms[] = {
     {"conv2_fwd", false, false, 64, 128 * 8 * 8, 800},
     {"conv2_dw", false, true, 64, 800, 128 * 8 * 8},
     {"conv2_din", true, false, 800, 128 * 8 * 8, 64},
+    // one image's share, as examples/fashion_mnist/cnn.h runs the forward and input gradient
+    {"conv1_fwd_image", false, false, 32, 24 * 24, 25},
+    {"conv2_fwd_image", false, false, 64, 8 * 8, 800},
+    {"conv2_din_image", true, false, 800, 8 * 8, 64},
 };
 
 // Runs `gemm(shape, a, b, c)` on the conv shape st.range(0) at st.range(1) threads.
@@ -103,24 +107,23 @@ void ConvGemm(benchmark::State& st, Gemm gemm) {
     benchmark::ClobberMemory();
   }
   st.SetLabel(g.name);
-  st.counters["GFLOPS"] = benchmark::Counter(
-      2.0 * g.m * g.n * g.k * static_cast<double>(st.iterations()) / 1e9,
-      benchmark::Counter::kIsRate);
+  st.counters["GFLOPS"] =
+      benchmark::Counter(2.0 * g.m * g.n * g.k * static_cast<double>(st.iterations()) / 1e9,
+                         benchmark::Counter::kIsRate);
 }
 
 void BM_ConvGemm_shade(benchmark::State& st) {
   ConvGemm(st, [](const ConvGemmShape& g, const float* a, const float* b, float* c) {
-    shade::blas::Gemm<float>(g.trans_a, g.trans_b, g.m, g.n, g.k, 1.f, a, g.trans_a ? g.m : g.k,
-                             b, g.trans_b ? g.k : g.n, 0.f, c, g.n);
+    shade::blas::Gemm<float>(g.trans_a, g.trans_b, g.m, g.n, g.k, 1.f, a, g.trans_a ? g.m : g.k, b,
+                             g.trans_b ? g.k : g.n, 0.f, c, g.n);
   });
 }
 
 void BM_ConvGemm_cblas(benchmark::State& st) {
   ConvGemm(st, [](const ConvGemmShape& g, const float* a, const float* b, float* c) {
     cblas_sgemm(CblasRowMajor, g.trans_a ? CblasTrans : CblasNoTrans,
-                g.trans_b ? CblasTrans : CblasNoTrans, static_cast<int>(g.m),
-                static_cast<int>(g.n), static_cast<int>(g.k), 1.f, a,
-                static_cast<int>(g.trans_a ? g.m : g.k), b,
+                g.trans_b ? CblasTrans : CblasNoTrans, static_cast<int>(g.m), static_cast<int>(g.n),
+                static_cast<int>(g.k), 1.f, a, static_cast<int>(g.trans_a ? g.m : g.k), b,
                 static_cast<int>(g.trans_b ? g.k : g.n), 0.f, c, static_cast<int>(g.n));
   });
 }

@@ -91,8 +91,11 @@ int main(int argc, char** argv) {
       }
       return argv[++i];
     };
-    if (a == "--model") model = next();
-    else if (a == "--epochs") epochs = ArgInt(next());
+    if (a == "--model") {
+      model = next();
+      continue;
+    }
+    if (a == "--epochs") epochs = ArgInt(next());
     else if (a == "--batch") batch = ArgInt(next());
     else if (a == "--lr") lr = std::strtof(next().c_str(), nullptr);
     else if (a == "--lr_decay") lr_decay = std::strtof(next().c_str(), nullptr);
@@ -140,8 +143,7 @@ int main(int argc, char** argv) {
   torch::Tensor xb = torch::empty({batch, d});
   torch::Tensor yb = torch::empty({batch}, torch::kLong);
   std::printf("LibTorch %s, %s, threads %d%s\n", TORCH_VERSION, model.c_str(),
-              torch::get_num_threads(),
-              best ? " (best: denormals flushed)" : " (defaults)");
+              torch::get_num_threads(), best ? " (best: denormals flushed)" : " (defaults)");
   for (int epoch = 1; epoch <= epochs; ++epoch) {
     fashion_mnist::EpochOrder(n, &rng, &order);
     const double cpu0 = fashion_mnist::ProcessCpuSeconds();
