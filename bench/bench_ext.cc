@@ -2,7 +2,8 @@
 // (batch 128): im2col / col2im of both conv layers, 2x2 stride-2 max pool and its gradient, the
 // swapaxis<1,0> + reshape between the GEMM layout and NCHW, the per-channel bias broadcast and
 // the bias gradient sumall_except_dim<1>. Each shade row (argument: thread count) has a naive
-// hand loop beside it (one thread, no index division in the inner loop) as the reference.
+// hand loop beside it (one thread, no index division in the inner loop) as the reference, and a
+// memcpy of the same number of bytes (BM_memcpy/<op>): the memory floor.
 #include <algorithm>
 #include <cstring>
 
@@ -290,22 +291,55 @@ void BM_bias_grad_naive(benchmark::State& st) {
   SetBytes(st, 4.0 * a.n);
 }
 
+// ---- the memory floor -------------------------------------------------------------------
+// A memcpy moving the same bytes as the row above it (half read, half written; bytes/s is
+// directly comparable), the reference of "at memory speed" for each layout op.
+void BM_memcpy(benchmark::State& st, double bytes) {
+  const index_t n = static_cast<index_t>(bytes / 8.0);
+  Buffer<float> a(n), b(n);
+  for (auto _ : st) {
+    std::memcpy(b.data(), a.data(), sizeof(float) * static_cast<size_t>(n));
+    benchmark::ClobberMemory();
+  }
+  SetBytes(st, 8.0 * static_cast<double>(n));
+}
+// Bytes each op's SetBytes counts (reads + writes of one call).
+double Patch2colBytes(const ConvShape& g) {
+  return 8.0 * g.rows() * g.cols();
+}
+double Col2patchBytes(const ConvShape& g) {
+  return 4.0 * g.rows() * g.cols() + 4.0 * kBatch * g.c * g.h * g.w;
+}
+double PoolBytes(const PoolShape& p) {
+  return 4.0 * kBatch * p.c * p.s * p.s * 1.25;
+}
+double UnpoolBytes(const PoolShape& p) {
+  return 4.0 * kBatch * p.c * p.s * p.s * 2.5;
+}
+
 #define SHADE_EXT_BENCH_THREADS ->Arg(1)->Arg(2)->Unit(benchmark::kMicrosecond)->UseRealTime()
 #define SHADE_EXT_BENCH_ONE ->Unit(benchmark::kMicrosecond)->UseRealTime()
 BENCHMARK_CAPTURE(BM_patch2col_shade, conv1, 1) SHADE_EXT_BENCH_THREADS;
 BENCHMARK_CAPTURE(BM_patch2col_naive, conv1, 1) SHADE_EXT_BENCH_ONE;
+BENCHMARK_CAPTURE(BM_memcpy, patch2col_conv1, Patch2colBytes(kConv1)) SHADE_EXT_BENCH_ONE;
 BENCHMARK_CAPTURE(BM_patch2col_shade, conv2, 2) SHADE_EXT_BENCH_THREADS;
 BENCHMARK_CAPTURE(BM_patch2col_naive, conv2, 2) SHADE_EXT_BENCH_ONE;
+BENCHMARK_CAPTURE(BM_memcpy, patch2col_conv2, Patch2colBytes(kConv2)) SHADE_EXT_BENCH_ONE;
 BENCHMARK(BM_col2patch_shade) SHADE_EXT_BENCH_THREADS;
 BENCHMARK(BM_col2patch_naive) SHADE_EXT_BENCH_ONE;
+BENCHMARK_CAPTURE(BM_memcpy, col2patch_conv2, Col2patchBytes(kConv2)) SHADE_EXT_BENCH_ONE;
 BENCHMARK_CAPTURE(BM_pool_shade, c16x24, 1) SHADE_EXT_BENCH_THREADS;
 BENCHMARK_CAPTURE(BM_pool_naive, c16x24, 1) SHADE_EXT_BENCH_ONE;
+BENCHMARK_CAPTURE(BM_memcpy, pool_c16x24, PoolBytes(kPool1)) SHADE_EXT_BENCH_ONE;
 BENCHMARK_CAPTURE(BM_pool_shade, c32x8, 2) SHADE_EXT_BENCH_THREADS;
 BENCHMARK_CAPTURE(BM_pool_naive, c32x8, 2) SHADE_EXT_BENCH_ONE;
+BENCHMARK_CAPTURE(BM_memcpy, pool_c32x8, PoolBytes(kPool2)) SHADE_EXT_BENCH_ONE;
 BENCHMARK_CAPTURE(BM_unpool_shade, c16x24, 1) SHADE_EXT_BENCH_THREADS;
 BENCHMARK_CAPTURE(BM_unpool_naive, c16x24, 1) SHADE_EXT_BENCH_ONE;
+BENCHMARK_CAPTURE(BM_memcpy, unpool_c16x24, UnpoolBytes(kPool1)) SHADE_EXT_BENCH_ONE;
 BENCHMARK_CAPTURE(BM_unpool_shade, c32x8, 2) SHADE_EXT_BENCH_THREADS;
 BENCHMARK_CAPTURE(BM_unpool_naive, c32x8, 2) SHADE_EXT_BENCH_ONE;
+BENCHMARK_CAPTURE(BM_memcpy, unpool_c32x8, UnpoolBytes(kPool2)) SHADE_EXT_BENCH_ONE;
 BENCHMARK(BM_swapaxis_to_nchw_shade) SHADE_EXT_BENCH_THREADS;
 BENCHMARK(BM_swapaxis_from_nchw_shade) SHADE_EXT_BENCH_THREADS;
 BENCHMARK(BM_swapaxis_naive) SHADE_EXT_BENCH_ONE;

@@ -1,8 +1,12 @@
 #!/usr/bin/env bash
-# Times one training epoch of the Fashion-MNIST MLP (784-256-128-10, ReLU, softmax
-# cross-entropy, SGD momentum 0.9, lr 0.1 decayed by 0.8 per epoch, batch 128) in shade (examples/fashion_mnist) and
-# in its LibTorch twin (bench/mlp_torch.cc), in the same run, at 1 and 2 threads, and prints
-# the median epoch time of each configuration.
+# Times one training epoch of the Fashion-MNIST networks of examples/fashion_mnist in shade and
+# in their LibTorch twins (bench/mlp_torch.cc, --model mlp|cnn), in the same run, at 1 and 2
+# threads, and prints the median epoch time of each configuration as a Markdown table with
+# the ratio shade / LibTorch. MLP: 784-256-128-10, ReLU; CNN: conv 5x5 1->32, ReLU, max pool 2,
+# conv 5x5 32->64, ReLU, max pool 2, linear 1024->10; both softmax cross-entropy, SGD momentum
+# 0.9, lr 0.1 decayed by 0.8 per epoch, batch 128. The programs of one (model, threads) cell
+# run alternately (shade, torch-default, torch-best, ..., then the next run), so that the
+# noise of a shared machine falls on all of them alike.
 #
 # LibTorch is run two ways:
 #   torch-default : what a user gets: torch::set_num_threads(N), nothing else (OpenBLAS keeps
@@ -13,11 +17,14 @@
 #                   OpenMP threads and OpenBLAS's pool do not oversubscribe the cores
 #                   (the fastest 2-thread setting on the 2-core machine; see bench/RESULTS.md)
 #
-# Environment: EPOCHS (default 10), RUNS (default 1), THREADS (default "1 2"),
-#              BUILD (default build-bench-mlp); OURS / TORCH: prebuilt binaries to use instead
-#              of building. Needs libtorch-dev and dataset-fashion-mnist.
+# Environment: MODELS (default "mlp cnn"), EPOCHS (default 10), RUNS (default 1),
+#              THREADS (default "1 2"), BUILD (default build-bench-mlp); OURS / TORCH: prebuilt
+#              binaries to use instead of building; BEFORE: a second shade binary (e.g. built
+#              from an older commit), timed alongside as "shade-before". Needs libtorch-dev and
+#              dataset-fashion-mnist. The medians are over every epoch of every run.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+models="${MODELS:-mlp cnn}"
 epochs="${EPOCHS:-10}"
 runs="${RUNS:-1}"
 threads_list="${THREADS:-1 2}"
@@ -46,29 +53,47 @@ log="$build/mlp_compare.log"
 # found on stdin.
 median() { grep -o "$1 [0-9.]* s" | awk '{print $2}' | sort -g |
   awk '{a[NR]=$1} END {if (NR==0) {print "nan"; exit} if (NR%2) print a[(NR+1)/2]; else printf "%.3f\n", (a[NR/2]+a[NR/2+1])/2}'; }
+# $1 / $2 to two decimals.
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN {if (b > 0) printf "%.2f", a / b; else print "nan"}'; }
 # Last test accuracy printed by a run.
 accuracy() { grep -o 'test accuracy [0-9.]*' | tail -1 | awk '{print $3}'; }
 
-printf '%-8s %-14s %12s %12s %10s\n' threads program "epoch (s)" "cpu (s)" accuracy
-for t in $threads_list; do
-  progs="shade torch-default torch-best"
-  [ "$t" -gt 1 ] && progs+=" torch-blas1"
-  for prog in $progs; do
-    out=""
+echo "| model | threads | program | epoch (s) | cpu (s) | shade / this (time) | shade / this (cpu) | accuracy |"
+echo "|---|---|---|---:|---:|---:|---:|---:|"
+for model in $models; do
+  for t in $threads_list; do
+    progs="shade"
+    [ -n "${BEFORE:-}" ] && progs+=" shade-before"
+    progs+=" torch-default torch-best"
+    [ "$t" -gt 1 ] && progs+=" torch-blas1"
+    declare -A outs=()
     for ((r = 0; r < runs; r++)); do
-      case $prog in
-        shade) o=$("$ours" --epochs="$epochs" --threads="$t" --seed="$r") ;;
-        torch-default) o=$("$torch" --epochs "$epochs" --threads "$t" --seed "$r") ;;
-        torch-best) o=$("$torch" --epochs "$epochs" --threads "$t" --seed "$r" --best \
-          --blas_threads "$t") ;;
-        torch-blas1) o=$("$torch" --epochs "$epochs" --threads "$t" --seed "$r" --best \
-          --blas_threads 1) ;;
-      esac
-      printf '== %s threads=%s run=%s\n%s\n' "$prog" "$t" "$r" "$o" >>"$log"
-      out+="$o"$'\n'
+      for prog in $progs; do
+        case $prog in
+          shade) o=$("$ours" --model="$model" --epochs="$epochs" --threads="$t" --seed="$r") ;;
+          shade-before) o=$("$BEFORE" --model="$model" --epochs="$epochs" --threads="$t" \
+            --seed="$r") ;;
+          torch-default) o=$("$torch" --model "$model" --epochs "$epochs" --threads "$t" \
+            --seed "$r") ;;
+          torch-best) o=$("$torch" --model "$model" --epochs "$epochs" --threads "$t" \
+            --seed "$r" --best --blas_threads "$t") ;;
+          torch-blas1) o=$("$torch" --model "$model" --epochs "$epochs" --threads "$t" \
+            --seed "$r" --best --blas_threads 1) ;;
+        esac
+        printf '== %s %s threads=%s run=%s\n%s\n' "$model" "$prog" "$t" "$r" "$o" >>"$log"
+        outs[$prog]+="$o"$'\n'
+      done
     done
-    printf '%-8s %-14s %12s %12s %10s\n' "$t" "$prog" "$(median time <<<"$out")" \
-      "$(median cpu <<<"$out")" "$(accuracy <<<"$out")"
+    ours_time=$(median time <<<"${outs[shade]}")
+    ours_cpu=$(median cpu <<<"${outs[shade]}")
+    for prog in $progs; do
+      tm=$(median time <<<"${outs[$prog]}")
+      cpu=$(median cpu <<<"${outs[$prog]}")
+      printf '| %s | %s | %s | %s | %s | %s | %s | %s |\n' "$model" "$t" "$prog" "$tm" "$cpu" \
+        "$(ratio "$ours_time" "$tm")" "$(ratio "$ours_cpu" "$cpu")" \
+        "$(accuracy <<<"${outs[$prog]}")"
+    done
+    unset outs
   done
 done
 echo "(per-epoch lines in $log)"

@@ -113,6 +113,21 @@ TYPED_TEST(FastPathTest, Patch2ColAndCol2Patch) {
   }
 }
 
+// im2col's row copies of every short length (the inline copy below 64 bytes and memmove
+// above), for each element size of ExtTypes.
+TYPED_TEST(FastPathTest, Patch2ColEveryRunLength) {
+  using T = TypeParam;
+  for (index_t width = 1; width <= 20; ++width) {
+    const Shape<4> ishape = Shape4(3, 2, 5, width);
+    Buf<T, 4> img(ishape, 1);
+    img.FillRandom(11, -50, 50);
+    const Shape<2> cs = Shape2(2 * 2 * 1, 3 * 4 * width);
+    CompareWithElementLoop<T, 2>(cs, 1, [&](Tensor<cpu, 2, T>& dst, int saver, bool general) {
+      StoreEither<T>(dst, saver, general, unpack_patch2col(img.t, 2, 1, 1, 1, 1, 1));
+    });
+  }
+}
+
 TYPED_TEST(FastPathTest, PoolAndUnpool) {
   using T = TypeParam;
   struct Case {
@@ -121,7 +136,8 @@ TYPED_TEST(FastPathTest, PoolAndUnpool) {
   };
   const Case cases[] = {{Shape4(6, 9, 24, 22), 2, 2, 2, 2},   // the CNN's pooling
                         {Shape4(5, 7, 23, 19), 3, 2, 2, 3},   // trailing rows / columns unpooled
-                        {Shape4(4, 9, 17, 20), 3, 3, 1, 2}};  // overlapping windows
+                        {Shape4(4, 9, 17, 20), 3, 3, 1, 2},   // overlapping windows
+                        {Shape4(3, 5, 20, 23), 2, 3, 3, 4}};  // gaps between windows
   for (const Case& c : cases) {
     Buf<T, 4> src(c.src, 2);
     src.FillSeq(7, -3);  // many ties inside windows

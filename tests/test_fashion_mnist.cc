@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "../examples/fashion_mnist/checkpoint.h"
+#include "../examples/fashion_mnist/cnn.h"
 #include "../examples/fashion_mnist/idx.h"
 #include "../examples/fashion_mnist/mlp.h"
 #include "../examples/fashion_mnist/options.h"
@@ -338,6 +339,82 @@ TEST(FashionMnistCheckpoint, RoundTripAndErrors) {
 
 // ---------------------------------------------------------------------------------------
 // Training on real images.
+
+// The CNN's Conv layer (per-image GEMMs, fused bias and ReLU, per-image input gradient)
+// against naive loops in double: the forward output with and without ReLU, the weight and bias
+// gradients folded into zero momentum, and the input gradient, at 1 and 2 threads.
+TEST(FashionMnistConv, MatchesNaiveLoops) {
+  const shade::index_t b = 3, cin = 2, cout = 4, k = 3, h = 7, w = 6, oh = h - k + 1,
+                       ow = w - k + 1;
+  const int saved_threads = shade::GetNumThreads();
+  for (int threads = 1; threads <= 2; ++threads) {
+    for (bool relu : {false, true}) {
+      shade::SetNumThreads(threads);
+      Conv conv(cin, cout, k, h, w, b + 1);  // buffers larger than the batch
+      Rng rnd(7);
+      conv.Init(&rnd);
+      // unpadded (contiguous) activations, as the network's own
+      Tensor4Container in(shade::Shape4(b, cin, h, w), false);
+      Tensor4Container out(shade::Shape4(b, cout, oh, ow), false);
+      Tensor4Container dout(shade::Shape4(b, cout, oh, ow), false);
+      Tensor4Container din(shade::Shape4(b, cin, h, w), false);
+      rnd.SampleUniform(&in, -1.0f, 1.0f);
+      rnd.SampleUniform(&dout, -1.0f, 1.0f);
+      Tensor4 out_view = out, din_view = din;
+      conv.Forward(in, &out_view, relu);
+      const Matrix& wt = conv.params().w();
+      const VectorContainer& bias = conv.params().b();
+      for (shade::index_t n = 0; n < b; ++n)
+        for (shade::index_t co = 0; co < cout; ++co)
+          for (shade::index_t y = 0; y < oh; ++y)
+            for (shade::index_t x = 0; x < ow; ++x) {
+              double want = bias[co];
+              for (shade::index_t ci = 0; ci < cin; ++ci)
+                for (shade::index_t ky = 0; ky < k; ++ky)
+                  for (shade::index_t kx = 0; kx < k; ++kx)
+                    want += double(wt[co][(ci * k + ky) * k + kx]) * in[n][ci][y + ky][x + kx];
+              if (relu && want < 0) want = 0;
+              ASSERT_NEAR(out[n][co][y][x], want, 1e-5)
+                  << "out " << n << "," << co << "," << y << "," << x << " relu " << relu;
+            }
+      conv.Backward(dout, &din_view, 0.0f);  // momentum 0: the velocity is the gradient
+      for (shade::index_t co = 0; co < cout; ++co) {
+        double gb = 0;
+        for (shade::index_t n = 0; n < b; ++n)
+          for (shade::index_t y = 0; y < oh; ++y)
+            for (shade::index_t x = 0; x < ow; ++x) gb += dout[n][co][y][x];
+        EXPECT_NEAR(conv.params().vb()[co], gb, 1e-4) << "bias gradient " << co;
+        for (shade::index_t ci = 0; ci < cin; ++ci)
+          for (shade::index_t ky = 0; ky < k; ++ky)
+            for (shade::index_t kx = 0; kx < k; ++kx) {
+              double gw = 0;
+              for (shade::index_t n = 0; n < b; ++n)
+                for (shade::index_t y = 0; y < oh; ++y)
+                  for (shade::index_t x = 0; x < ow; ++x)
+                    gw += double(dout[n][co][y][x]) * in[n][ci][y + ky][x + kx];
+              EXPECT_NEAR(conv.params().vw()[co][(ci * k + ky) * k + kx], gw, 1e-4)
+                  << "weight gradient " << co << "," << ci << "," << ky << "," << kx;
+            }
+      }
+      for (shade::index_t n = 0; n < b; ++n)
+        for (shade::index_t ci = 0; ci < cin; ++ci)
+          for (shade::index_t y = 0; y < h; ++y)
+            for (shade::index_t x = 0; x < w; ++x) {
+              double want = 0;
+              for (shade::index_t co = 0; co < cout; ++co)
+                for (shade::index_t ky = 0; ky < k; ++ky)
+                  for (shade::index_t kx = 0; kx < k; ++kx) {
+                    const shade::index_t oy = y - ky, ox = x - kx;
+                    if (oy < 0 || ox < 0 || oy >= oh || ox >= ow) continue;
+                    want += double(wt[co][(ci * k + ky) * k + kx]) * dout[n][co][oy][ox];
+                  }
+              ASSERT_NEAR(din[n][ci][y][x], want, 1e-5)
+                  << "input gradient " << n << "," << ci << "," << y << "," << x;
+            }
+    }
+  }
+  shade::SetNumThreads(saved_threads);
+}
 
 TEST(FashionMnistTrain, LossGoesDownOnRealImages) {
   const std::string dir = kDefaultDataDir;

@@ -14,6 +14,8 @@
 #include <vector>
 
 #include "layers.h"
+#include "shade/backend/cpu/blas.h"
+#include "shade/backend/cpu/parallel.h"
 #include "shade/expr/ext/patch2col.h"
 #include "shade/expr/ext/pool.h"
 #include "shade/expr/ext/reshape.h"
@@ -42,6 +44,7 @@ class Conv {
         ow_(w - k + 1),
         params_(shade::Shape2(cout, cin * k * k), cout),
         col_(shade::Shape2(cin * k * k, max_batch * oh_ * ow_), false),
+        col_grad_(shade::Shape2(cin * k * k, max_batch * oh_ * ow_), false),
         tmp_(shade::Shape2(cout, max_batch * oh_ * ow_), false) {}
 
   /*! \brief Output rows. */
@@ -51,37 +54,78 @@ class Conv {
 
   /*! \brief Fresh weights, momentum cleared. */
   void Init(Rng* rnd) { params_.Init(rnd, 1.0f / std::sqrt(static_cast<float>(cin_ * k_ * k_))); }
-  /*! \brief *out = conv(in) + bias; keeps the unpacked patches for Backward. */
-  void Forward(const Tensor4& in, Tensor4* out) {
+  /*!
+   * \brief *out = conv(in) + bias; keeps the unpacked patches for Backward. One product per
+   *  image (W times that image's columns of the patch matrix) writes the image's output
+   *  planes in place, so no (channel, batch) -> (batch, channel) copy follows, and its bias
+   *  is added (and, with `relu`, max(0, .) taken) while the planes are still in cache; the
+   *  images are split over the threads.
+   */
+  void Forward(const Tensor4& in, Tensor4* out, bool relu) {
     using namespace shade::expr;  // NOLINT(build/namespaces)
     const shade::index_t b = in.size(0);
-    const shade::index_t cols = b * oh_ * ow_;
-    Matrix col(col_.dptr_, shade::Shape2(cin_ * k_ * k_, cols));
-    Matrix tmp(tmp_.dptr_, shade::Shape2(cout_, cols));
+    const shade::index_t plane = oh_ * ow_;
+    const shade::index_t rows = cin_ * k_ * k_;
+    const shade::index_t cols = b * plane;
+    SHADE_CHECK(out->CheckContiguous() && out->shape_ == shade::Shape4(b, cout_, oh_, ow_))
+        << "Conv::Forward: the output must be a contiguous " << shade::Shape4(b, cout_, oh_, ow_)
+        << ", got " << out->shape_;
+    Matrix col(col_.dptr_, shade::Shape2(rows, cols));
     col = unpack_patch2col(in, k_, k_, 1);
-    tmp = dot(params_.w(), col);
-    *out = swapaxis<1, 0>(reshape(tmp, shade::Shape4(cout_, b, oh_, ow_)));
-    *out += broadcast<1>(params_.b(), out->shape_);
+    const float* w = params_.w().dptr_;
+    const shade::index_t ldw = params_.w().stride_;  // rows may be padded
+    const float* bias = params_.b().dptr_;
+    const float* colp = col.dptr_;
+    float* outp = out->dptr_;
+    ForEachImage(b, [&](shade::index_t n) {
+      float* y = outp + n * cout_ * plane;
+      shade::blas::Gemm<float>(false, false, cout_, plane, rows, 1.0f, w, ldw, colp + n * plane,
+                               cols, 0.0f, y, plane);
+      for (shade::index_t c = 0; c < cout_; ++c) {
+        float* yc = y + c * plane;
+        const float bc = bias[c];
+        if (relu) {
+          for (shade::index_t i = 0; i < plane; ++i) yc[i] = shade::op::relu::Map(yc[i] + bc);
+        } else {
+          for (shade::index_t i = 0; i < plane; ++i) yc[i] += bc;
+        }
+      }
+    });
   }
   /*!
    * \brief Folds the batch's gradient into the momentum and, when `din` is not null, writes
-   *  the gradient with respect to the input. `dout` is d loss / d out.
+   *  the gradient with respect to the input. `dout` is d loss / d out. The input gradient is
+   *  computed image by image (W^T times the image's output gradient, then folded back into
+   *  the image), so each image's patch gradient is folded while it is still in cache.
    */
   void Backward(const Tensor4& dout, Tensor4* din, float momentum) {
     using namespace shade::expr;  // NOLINT(build/namespaces)
     const shade::index_t b = dout.size(0);
-    const shade::index_t cols = b * oh_ * ow_;
-    Matrix col(col_.dptr_, shade::Shape2(cin_ * k_ * k_, cols));
+    const shade::index_t plane = oh_ * ow_;
+    const shade::index_t rows = cin_ * k_ * k_;
+    const shade::index_t cols = b * plane;
+    Matrix col(col_.dptr_, shade::Shape2(rows, cols));
     Matrix tmp(tmp_.dptr_, shade::Shape2(cout_, cols));
     tmp = reshape(swapaxis<1, 0>(dout), tmp.shape_);
     params_.BeginGradient(momentum);
     params_.grad_w() += dot(tmp, col.T());
     params_.grad_b() += sumall_except_dim<1>(dout);
     params_.EndGradient();
-    if (din != nullptr) {
-      col = dot(params_.w().T(), tmp);
-      *din = pack_col2patch(col, din->shape_, k_, k_, 1);
-    }
+    if (din == nullptr) return;
+    SHADE_CHECK(din->CheckContiguous() && dout.CheckContiguous() && din->size(0) == b)
+        << "Conv::Backward: the gradients must be contiguous and of the same batch";
+    const float* w = params_.w().dptr_;
+    const shade::index_t ldw = params_.w().stride_;
+    const float* doutp = dout.dptr_;
+    float* scratch = col_grad_.dptr_;
+    const shade::Shape<4> image = shade::Shape4(1, din->size(1), din->size(2), din->size(3));
+    ForEachImage(b, [&](shade::index_t n) {
+      Matrix dcol(scratch + n * rows * plane, shade::Shape2(rows, plane));
+      shade::blas::Gemm<float>(true, false, rows, plane, cout_, 1.0f, w, ldw,
+                               doutp + n * cout_ * plane, plane, 0.0f, dcol.dptr_, plane);
+      Tensor4 dimage(din->dptr_ + n * image.Size(), image);
+      dimage = pack_col2patch(dcol, image, k_, k_, 1);
+    });
   }
   /*! \brief The layer's weights, bias and momentum. */
   WeightsAndBias& params() { return params_; }
@@ -89,7 +133,17 @@ class Conv {
  private:
   shade::index_t cin_, cout_, k_, oh_, ow_;
   WeightsAndBias params_;
-  MatrixContainer col_;  // unpacked patches of the last Forward (reused by Backward)
+  // Runs fn(n) for every image n < b, the images split over the threads in contiguous
+  // ranges; inside, the GEMMs run on one thread each.
+  template <typename F>
+  static void ForEachImage(shade::index_t b, F fn) {
+    shade::ParallelFor(0, b, 1, [&](shade::index_t begin, shade::index_t end) {
+      for (shade::index_t n = begin; n < end; ++n) fn(n);
+    });
+  }
+
+  MatrixContainer col_;       // unpacked patches of the last Forward (reused by Backward)
+  MatrixContainer col_grad_;  // per image (image-major): d loss / d patches
   MatrixContainer tmp_;  // cout x (batch * oh * ow) scratch
 };
 
@@ -125,11 +179,9 @@ class Cnn : public Model {
     const shade::index_t b = x.size(0);
     const Tensor4 in(x.dptr_, shade::Shape4(b, 1, kImageSide, kImageSide));
     Tensor4 c1 = c1_.Slice(0, b), p1 = p1_.Slice(0, b), c2 = c2_.Slice(0, b), p2 = p2_.Slice(0, b);
-    conv1_.Forward(in, &c1);
-    c1 = F<shade::op::relu>(c1);
+    conv1_.Forward(in, &c1, true);
     p1 = pool<shade::red::maximum>(c1, 2, 2, 2, 2);
-    conv2_.Forward(p1, &c2);
-    c2 = F<shade::op::relu>(c2);
+    conv2_.Forward(p1, &c2, true);
     p2 = pool<shade::red::maximum>(c2, 2, 2, 2, 2);
     fc_.Forward(Matrix(p2.dptr_, shade::Shape2(b, kFlat)), logits);
   }

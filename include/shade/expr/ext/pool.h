@@ -334,10 +334,21 @@ struct TensorEvaluator<PoolingExp<Reducer, SrcExp, DType, srcdim>> {
             const index_t ys = py * g.kstride_y, ye = std::min(ys + g.ksize_y, g.height);
             for (index_t px = 0; px < inside; ++px) Reducer::SetInitValue(acc[px]);
             for (index_t y = ys; y < ye; ++y) {
+              const DType* p = in + y * ld;
+              if (g.ksize_x == 2 && g.kstride_x == 2) {
+                // the common 2-wide window: both columns in one pass over the row (a pair
+                // load the compiler vectorises), same (y, x) order as below
+                for (index_t px = 0; px < inside; ++px) {
+                  DType v = acc[px];
+                  Reducer::Reduce(v, p[2 * px]);
+                  Reducer::Reduce(v, p[2 * px + 1]);
+                  acc[px] = v;
+                }
+                continue;
+              }
               for (index_t kx = 0; kx < g.ksize_x; ++kx) {
-                const DType* p = in + y * ld + kx;
                 for (index_t px = 0; px < inside; ++px)
-                  Reducer::Reduce(acc[px], p[px * g.kstride_x]);
+                  Reducer::Reduce(acc[px], p[px * g.kstride_x + kx]);
               }
             }
             for (index_t px = 0; px < inside; ++px) {
@@ -383,6 +394,12 @@ struct TensorEvaluator<UnPoolingExp<Reducer, SrcExp, PoolExp, GradExp, DType, sr
     }
     const PoolGeometry g = e.g_;
     const index_t planes = e.shape_.ProdShape(0, srcdim - 2);
+    if constexpr (std::is_same<Saver, sv::saveto>::value) {
+      if (g.kstride_y >= g.ksize_y && g.kstride_x >= g.ksize_x) {
+        UnpoolDisjoint(dst, planes, g, src, pooled, grad);
+        return true;
+      }
+    }
     detail::ScatterPlanes<Saver>(
         dst, planes, g.height, g.width, g.height * g.width * 2,
         [&src, &pooled, &grad, g](index_t c, DType* buf) {
@@ -405,6 +422,53 @@ struct TensorEvaluator<UnPoolingExp<Reducer, SrcExp, PoolExp, GradExp, DType, sr
           }
         });
     return true;
+  }
+
+ private:
+  /*!
+   * \brief dst = the gradient when no two windows share a source element (stride >= kernel on
+   *  both axes, e.g. 2x2 pooling with stride 2): each element then receives at most one
+   *  window's term, so it is computed and stored in one pass, row by row, with no plane
+   *  buffer. Values are those of the buffer path (0 + term, then 0 outside every window).
+   */
+  template <int dim>
+  static void UnpoolDisjoint(Tensor<cpu, dim, DType>* dst, index_t planes, const PoolGeometry& geom,
+                             const detail::RowsView<DType>& src,
+                             const detail::RowsView<DType>& pooled,
+                             const detail::RowsView<DType>& grad) {
+    ParallelFor(
+        0, planes, detail::UnitGrain(geom.height * geom.width), [&](index_t b, index_t end) {
+          const PoolGeometry g = geom;  // local copy: the stores cannot alias it
+          const index_t pitch = dst->stride_;
+          for (index_t c = b; c < end; ++c) {
+            const DType* in = src.Row(c * g.height);
+            DType* out = dst->dptr_ + c * g.height * pitch;
+            index_t y = 0;
+            for (index_t py = 0; py < g.pheight; ++py) {
+              const index_t ys = py * g.kstride_y, ye = std::min(ys + g.ksize_y, g.height);
+              for (; y < ys; ++y) std::fill(out + y * pitch, out + y * pitch + g.width, DType(0));
+              const DType* prow = pooled.Row(c * g.pheight + py);
+              const DType* grow = grad.Row(c * g.pheight + py);
+              for (; y < ye; ++y) {
+                const DType* irow = in + y * src.ld;
+                DType* orow = out + y * pitch;
+                index_t x = 0;
+                for (index_t px = 0; px < g.pwidth; ++px) {
+                  const index_t xs = px * g.kstride_x, xe = std::min(xs + g.ksize_x, g.width);
+                  const index_t count = (ye - ys) * (xe - xs);
+                  const DType pv = prow[px], gv = grow[px];
+                  for (; x < xs; ++x) orow[x] = DType(0);
+                  for (; x < xe; ++x) {
+                    orow[x] = DType(DType(0) + detail::WindowGrad<Reducer>(irow[x], pv, gv, count));
+                  }
+                }
+                for (; x < g.width; ++x) orow[x] = DType(0);
+              }
+            }
+            for (; y < g.height; ++y)
+              std::fill(out + y * pitch, out + y * pitch + g.width, DType(0));
+          }
+        });
   }
 };
 
