@@ -404,19 +404,28 @@ TEST(SizeArithmetic, BroadcastAndMatmulBatchesNearInt64Max) {
   const index_t col[2] = {big, 1}, row[2] = {1, big};
   // 2^32 x 2^32 elements: the broadcast count overflows; it must be an Error, not a wrap.
   EXPECT_THROW(NDArray(one.expand(IndexSpan(col, 2)) + one.expand(IndexSpan(row, 2))), shade::Error);
-  // 2^31 x 2^31: fits int64, but the result is far above the cap.
-  const index_t col31[2] = {index_t{1} << 31, 1}, row31[2] = {1, index_t{1} << 31};
-  EXPECT_TRUE(Contains(ErrorText([&] {
-    NDArray r = one.expand(IndexSpan(col31, 2)) + one.expand(IndexSpan(row31, 2));
-  }), "allocation cap"));
+  // 2^30 x 2^30 float32s (2^62 bytes): fits int64 but not the machine; an Error naming the size.
+  const index_t col30[2] = {index_t{1} << 30, 1}, row30[2] = {1, index_t{1} << 30};
+  const std::string huge_msg =
+      ErrorText([&] { NDArray r = one.expand(IndexSpan(col30, 2)) + one.expand(IndexSpan(row30, 2)); });
+  EXPECT_TRUE(Contains(huge_msg, std::to_string(index_t{1} << 62))) << huge_msg;
+  // 2^12 x 2^12 float32s (64 MiB): the cap refuses it.
+  const index_t col12[2] = {index_t{1} << 12, 1}, row12[2] = {1, index_t{1} << 12};
+  const std::string sum_msg =
+      ErrorText([&] { NDArray r = one.expand(IndexSpan(col12, 2)) + one.expand(IndexSpan(row12, 2)); });
+  EXPECT_TRUE(Contains(sum_msg, "allocation cap")) << sum_msg;
+  EXPECT_TRUE(Contains(sum_msg, std::to_string(index_t{1} << 26))) << sum_msg;
   // matmul batches: (2^32, 1, 2, 2) @ (1, 2^32, 2, 2) broadcasts to 2^64 matrices.
   const NDArray m = EmptyOf({1, 1, 2, 2}, shade::kFloat32);
   m.Fill(1);
   const index_t ba[4] = {big, 1, 2, 2}, bb[4] = {1, big, 2, 2};
   EXPECT_THROW(shade::matmul(m.expand(IndexSpan(ba, 4)), m.expand(IndexSpan(bb, 4))), shade::Error);
-  const index_t ca[4] = {index_t{1} << 20, 1, 2, 2}, cb[4] = {1, index_t{1} << 20, 2, 2};
-  EXPECT_TRUE(Contains(ErrorText([&] { shade::matmul(m.expand(IndexSpan(ca, 4)), m.expand(IndexSpan(cb, 4))); }),
-                       "allocation cap"));
+  // 2^10 x 2^10 batches of 2x2 float32 results (16 MiB): the cap refuses it.
+  const index_t ca[4] = {index_t{1} << 10, 1, 2, 2}, cb[4] = {1, index_t{1} << 10, 2, 2};
+  const std::string batch_msg =
+      ErrorText([&] { shade::matmul(m.expand(IndexSpan(ca, 4)), m.expand(IndexSpan(cb, 4))); });
+  EXPECT_TRUE(Contains(batch_msg, "allocation cap")) << batch_msg;
+  EXPECT_TRUE(Contains(batch_msg, std::to_string(index_t{1} << 24))) << batch_msg;
   // 2-D products whose result count overflows.
   const index_t tall[2] = {kMax / 2, 1}, wide[2] = {1, 4};
   EXPECT_THROW(shade::matmul(one.expand(IndexSpan(tall, 2)), one.expand(IndexSpan(wide, 2))), shade::Error);
