@@ -3,9 +3,11 @@
 // weak scalars, evaluated into a new array or into an existing one that may be one of the
 // operands. Each element is checked against a reference that evaluates the tree element by
 // element in double and rounds each node to its NumPy (NEP 50) result dtype.
+#include <algorithm>
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
+#include <cstdio>
 #include <cstring>
 #include <vector>
 
@@ -104,7 +106,7 @@ struct Builder {
   ByteReader& in;
   std::vector<Leaf>& leaves;
   std::vector<RefNode> nodes;
-  int budget;  // nodes left (Expr holds at most kMaxNodes)
+  int budget;  // nodes left
 
   int AddLeaf() {
     const int li = in.Byte() % static_cast<int>(leaves.size());
@@ -123,17 +125,20 @@ struct Builder {
       }
       return AddLeaf();
     }
+    // Build is only entered with budget >= 1 and never uses more: an op takes its own node
+    // first, a binary op also holds one back for its second operand while the first is built.
     if (c % 4 == 1) {
       const int op = in.Byte() % kNumUnary;
-      const int a = Build(depth + 1, true);
       --budget;
+      const int a = Build(depth + 1, true);
       nodes.push_back({Kind::kUnary, op, a, -1, -1, 0, false, nodes[a].is_f32});
       return static_cast<int>(nodes.size()) - 1;
     }
     const int op = in.Byte() % kNumBinary;
+    budget -= 2;
     const int a = Build(depth + 1, need_array && c % 2 == 0);
+    ++budget;
     const int b = Build(depth + 1, nodes[a].weak);  // never two Python scalars
-    --budget;
     const RefNode &na = nodes[a], &nb = nodes[b];
     // NEP 50: a weak scalar takes the other side's dtype; float32 only when both are float32.
     const bool f32 = na.weak ? nb.is_f32 : nb.weak ? na.is_f32 : (na.is_f32 && nb.is_f32);
@@ -227,8 +232,23 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     }
     leaves.push_back(MakeLeaf(in, sizes, (c / 8) % 2 == 0, (c / 16) % 3));
   }
-  Builder b{in, leaves, {}, shade::Expr::kMaxNodes};
+  // 15 nodes: within kMaxNodes, and at most 8 leaves (kMaxArrays, kMaxScalars).
+  Builder b{in, leaves, {}, 15};
   const int root = b.Build(0, true);
+  // The result shape broadcasts the leaves the tree uses (not necessarily every leaf made).
+  std::size_t rank = 0;
+  for (const RefNode& n : b.nodes) {
+    if (n.kind == Kind::kLeaf) rank = std::max(rank, leaves[n.leaf].sizes.size());
+  }
+  Vec out_shape(rank, 1);
+  for (const RefNode& n : b.nodes) {
+    if (n.kind != Kind::kLeaf) continue;
+    const Vec& ls = leaves[n.leaf].sizes;
+    for (std::size_t d = 0; d < ls.size(); ++d) {
+      if (ls[d] != 1) out_shape[rank - ls.size() + d] = ls[d];
+    }
+  }
+  shape = out_shape;
   const std::uint8_t mode = in.Byte();
   shade::NDArray result;
   bool result_f32 = b.nodes[root].is_f32;
@@ -253,7 +273,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
       result_f32 = result.dtype().flag() == shade::kFloat32;
       expr.eval(result);
     }
-  } catch (const shade::Error&) {
+  } catch (const shade::Error& e) {
+    std::fprintf(stderr, "lazy_expr_fuzzer: a valid tree was refused: %s\n", e.what());
     __builtin_trap();  // every tree built here is valid
   }
   if (result.ndim() != static_cast<int>(shape.size())) __builtin_trap();
