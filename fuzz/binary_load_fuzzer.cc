@@ -24,7 +24,8 @@ void LoadOne(const std::uint8_t* data, std::size_t size, int form) {
       if (used > size) __builtin_trap();
       shade::io::MemoryStream out;
       shade::SaveBinary(out, t);
-      const bool same = out.buffer().size() == used && std::memcmp(out.buffer().data(), data, used) == 0;
+      const bool same =
+          out.buffer().size() == used && std::memcmp(out.buffer().data(), data, used) == 0;
       shade::FreeSpace(&t);
       if (!same) __builtin_trap();
     } else if (form == 1) {
@@ -58,14 +59,30 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   ++data;
   --size;
   switch (rank * 2 + small) {
-    case 2: LoadOne<1, float>(data, size, form); break;
-    case 3: LoadOne<1, std::int8_t>(data, size, form); break;
-    case 4: LoadOne<2, float>(data, size, form); break;
-    case 5: LoadOne<2, std::int8_t>(data, size, form); break;
-    case 6: LoadOne<3, float>(data, size, form); break;
-    case 7: LoadOne<3, std::int8_t>(data, size, form); break;
-    case 8: LoadOne<4, float>(data, size, form); break;
-    default: LoadOne<4, std::int8_t>(data, size, form); break;
+    case 2:
+      LoadOne<1, float>(data, size, form);
+      break;
+    case 3:
+      LoadOne<1, std::int8_t>(data, size, form);
+      break;
+    case 4:
+      LoadOne<2, float>(data, size, form);
+      break;
+    case 5:
+      LoadOne<2, std::int8_t>(data, size, form);
+      break;
+    case 6:
+      LoadOne<3, float>(data, size, form);
+      break;
+    case 7:
+      LoadOne<3, std::int8_t>(data, size, form);
+      break;
+    case 8:
+      LoadOne<4, float>(data, size, form);
+      break;
+    default:
+      LoadOne<4, std::int8_t>(data, size, form);
+      break;
   }
   return 0;
 }

@@ -34,15 +34,20 @@ struct ByteReader {
 };
 
 int deleter_calls = 0;
-void CountingDeleter(DLManagedTensor*) { ++deleter_calls; }
-void CountingDeleterV(DLManagedTensorVersioned*) { ++deleter_calls; }
+void CountingDeleter(DLManagedTensor*) {
+  ++deleter_calls;
+}
+void CountingDeleterV(DLManagedTensorVersioned*) {
+  ++deleter_calls;
+}
 
 // A small extent or stride most of the time, a hostile one sometimes.
 std::int64_t Pick(ByteReader& r) {
   const std::uint8_t sel = r.Get<std::uint8_t>();
   if (sel < 200) return sel % 7;
   if (sel < 230) return r.Get<std::int64_t>();
-  static const std::int64_t kEdge[] = {-1, INT64_MAX, INT64_MIN, INT64_MAX / 2 + 1, 1LL << 32, 1LL << 62, 3037000500LL};
+  static const std::int64_t kEdge[] = {-1,        INT64_MAX, INT64_MIN,   INT64_MAX / 2 + 1,
+                                       1LL << 32, 1LL << 62, 3037000500LL};
   return kEdge[sel % 7];
 }
 
@@ -52,7 +57,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   ByteReader r{data, size};
   const std::uint8_t form = r.Get<std::uint8_t>();
   DLTensor t{};
-  t.device.device_type = static_cast<DLDeviceType>(r.Get<std::uint8_t>() < 240 ? kDLCPU : r.Get<std::uint8_t>());
+  t.device.device_type =
+      static_cast<DLDeviceType>(r.Get<std::uint8_t>() < 240 ? kDLCPU : r.Get<std::uint8_t>());
   t.device.device_id = r.Get<std::uint8_t>() % 2;
   static const std::uint8_t kCodes[] = {kDLInt, kDLUInt, kDLFloat, kDLBfloat, 6, 5, 200};
   static const std::uint8_t kBits[] = {8, 16, 32, 64, 1, 128, 7};
@@ -91,14 +97,17 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   if (numel > 0) {
     for (int i = 0; i < ndim; ++i) {
       span += __int128(shape[i] - 1) * ref_strides[i];
-      if (span > (__int128(1) << 100)) span = __int128(1) << 100;  // saturate: 5 terms of 2^126 would wrap
+      if (span > (__int128(1) << 100))
+        span = __int128(1) << 100;  // saturate: 5 terms of 2^126 would wrap
     }
   }
   const __int128 bytes_needed = numel > 0 ? (span + 1) * __int128(itemsize) : 0;
   // A buffer that holds the tensor when it is small; otherwise a small dummy (never read).
   constexpr std::size_t kMaxBuffer = 1 << 16;
-  const bool fits = !negative && t.byte_offset < kMaxBuffer && bytes_needed + t.byte_offset <= kMaxBuffer;
-  std::vector<std::uint64_t> buffer(fits ? (static_cast<std::size_t>(bytes_needed) + t.byte_offset) / 8 + 1 : 2);
+  const bool fits =
+      !negative && t.byte_offset < kMaxBuffer && bytes_needed + t.byte_offset <= kMaxBuffer;
+  std::vector<std::uint64_t> buffer(
+      fits ? (static_cast<std::size_t>(bytes_needed) + t.byte_offset) / 8 + 1 : 2);
   for (std::size_t i = 0; i < buffer.size(); ++i) buffer[i] = i * 0x9E3779B97F4A7C15ULL;
   t.data = r.Get<std::uint8_t>() < 250 ? static_cast<void*>(buffer.data()) : nullptr;
 
@@ -139,7 +148,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
       }
       if (!threw) __builtin_trap();
     }
-    if (fits && numel > 0 && numel <= 4096 && t.data != nullptr) {  // zero strides: numel may be huge
+    if (fits && numel > 0 && numel <= 4096 &&
+        t.data != nullptr) {  // zero strides: numel may be huge
       // Every element: the bytes at data + byte_offset + (sum idx * stride) * itemsize.
       const shade::NDArray c = a.contiguous();
       const unsigned char* base = static_cast<const unsigned char*>(t.data) + t.byte_offset;
@@ -159,7 +169,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     if (deleter_calls != (t.data == nullptr ? 1 : 0)) __builtin_trap();
   } catch (const shade::Error& e) {
     if (imported) {  // an imported array must be usable
-      std::fprintf(stderr, "dlpack_import_fuzzer: reading an imported array failed: %s\n", e.what());
+      std::fprintf(stderr, "dlpack_import_fuzzer: reading an imported array failed: %s\n",
+                   e.what());
       __builtin_trap();
     }
   }

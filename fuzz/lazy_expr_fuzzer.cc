@@ -42,7 +42,7 @@ double ValueOf(std::uint8_t b) {
 
 struct Leaf {
   shade::NDArray array;
-  Vec sizes;                  // the leaf's own shape (right-aligned against the result)
+  Vec sizes;                   // the leaf's own shape (right-aligned against the result)
   std::vector<double> values;  // row-major
   bool is_f32;
 };
@@ -50,55 +50,77 @@ struct Leaf {
 enum class Kind { kLeaf, kScalar, kUnary, kBinary };
 struct RefNode {
   Kind kind;
-  int op;      // index into the op tables below
-  int a, b;    // children
-  int leaf;    // leaf index
+  int op;    // index into the op tables below
+  int a, b;  // children
+  int leaf;  // leaf index
   double scalar;
-  bool weak;   // only scalars below: a Python-scalar subtree
+  bool weak;  // only scalars below: a Python-scalar subtree
   bool is_f32;
 };
 
 constexpr int kNumBinary = 6, kNumUnary = 4;
 
-double Round(double v, bool f32) { return f32 ? static_cast<double>(static_cast<float>(v)) : v; }
+double Round(double v, bool f32) {
+  return f32 ? static_cast<double>(static_cast<float>(v)) : v;
+}
 
 double Binary(int op, double x, double y) {
   switch (op) {
-    case 0: return x + y;
-    case 1: return x - y;
-    case 2: return x * y;
-    case 3: return x / y;
-    case 4: return std::isnan(x) || std::isnan(y) ? NAN : (x > y ? x : y);
-    default: return std::isnan(x) || std::isnan(y) ? NAN : (x < y ? x : y);
+    case 0:
+      return x + y;
+    case 1:
+      return x - y;
+    case 2:
+      return x * y;
+    case 3:
+      return x / y;
+    case 4:
+      return std::isnan(x) || std::isnan(y) ? NAN : (x > y ? x : y);
+    default:
+      return std::isnan(x) || std::isnan(y) ? NAN : (x < y ? x : y);
   }
 }
 
 double Unary(int op, double x) {
   switch (op) {
-    case 0: return -x;
-    case 1: return std::fabs(x);
-    case 2: return std::sqrt(x);
-    default: return std::floor(x);
+    case 0:
+      return -x;
+    case 1:
+      return std::fabs(x);
+    case 2:
+      return std::sqrt(x);
+    default:
+      return std::floor(x);
   }
 }
 
 shade::Expr BuildBinary(int op, shade::Expr x, shade::Expr y) {
   switch (op) {
-    case 0: return x + y;
-    case 1: return x - y;
-    case 2: return x * y;
-    case 3: return x / y;
-    case 4: return shade::maximum(x, y);
-    default: return shade::minimum(x, y);
+    case 0:
+      return x + y;
+    case 1:
+      return x - y;
+    case 2:
+      return x * y;
+    case 3:
+      return x / y;
+    case 4:
+      return shade::maximum(x, y);
+    default:
+      return shade::minimum(x, y);
   }
 }
 
 shade::Expr BuildUnary(int op, shade::Expr x) {
   switch (op) {
-    case 0: return -x;
-    case 1: return shade::absolute(x);
-    case 2: return shade::sqrt(x);
-    default: return shade::floor(x);
+    case 0:
+      return -x;
+    case 1:
+      return shade::absolute(x);
+    case 2:
+      return shade::sqrt(x);
+    default:
+      return shade::floor(x);
   }
 }
 
@@ -148,10 +170,14 @@ struct Builder {
   shade::Expr ToExpr(int i) const {
     const RefNode& n = nodes[i];
     switch (n.kind) {
-      case Kind::kLeaf: return shade::Expr(leaves[n.leaf].array);
-      case Kind::kScalar: return shade::Expr(n.scalar);
-      case Kind::kUnary: return BuildUnary(n.op, ToExpr(n.a));
-      default: return BuildBinary(n.op, ToExpr(n.a), ToExpr(n.b));
+      case Kind::kLeaf:
+        return shade::Expr(leaves[n.leaf].array);
+      case Kind::kScalar:
+        return shade::Expr(n.scalar);
+      case Kind::kUnary:
+        return BuildUnary(n.op, ToExpr(n.a));
+      default:
+        return BuildBinary(n.op, ToExpr(n.a), ToExpr(n.b));
     }
   }
   // The reference value at result index `idx` (rank `rank`).
@@ -167,8 +193,10 @@ struct Builder {
         }
         return l.values[flat];
       }
-      case Kind::kScalar: return n.scalar;
-      case Kind::kUnary: return Round(Unary(n.op, Eval(n.a, idx)), n.is_f32);
+      case Kind::kScalar:
+        return n.scalar;
+      case Kind::kUnary:
+        return Round(Unary(n.op, Eval(n.a, idx)), n.is_f32);
       default: {
         // The weak side is converted to the node's dtype first (all test scalars are exact).
         return Round(Binary(n.op, Eval(n.a, idx), Eval(n.b, idx)), n.is_f32);
@@ -177,7 +205,9 @@ struct Builder {
   }
 };
 
-bool Same(double x, double y) { return (std::isnan(x) && std::isnan(y)) || x == y; }
+bool Same(double x, double y) {
+  return (std::isnan(x) && std::isnan(y)) || x == y;
+}
 
 // Makes a leaf of shape `sizes` with the given layout, filled from the bytes.
 Leaf MakeLeaf(ByteReader& in, const Vec& sizes, bool f32, int layout) {
@@ -191,12 +221,14 @@ Leaf MakeLeaf(ByteReader& in, const Vec& sizes, bool f32, int layout) {
   if (layout == 1 && rank >= 2) {  // storage in reversed dimension order, permuted back
     Vec rev(sizes.rbegin(), sizes.rend()), perm(static_cast<std::size_t>(rank));
     for (int d = 0; d < rank; ++d) perm[d] = rank - 1 - d;
-    const shade::NDArray store = shade::NDArray::Empty(shade::IndexSpan(rev.data(), rev.size()), type_flag);
+    const shade::NDArray store =
+        shade::NDArray::Empty(shade::IndexSpan(rev.data(), rev.size()), type_flag);
     leaf.array = store.permute(shade::IndexSpan(perm.data(), perm.size()));
   } else if (layout == 2 && rank >= 1) {  // every other element of a twice-as-long last axis
     Vec wide = sizes;
     wide.back() = 2 * sizes.back();
-    const shade::NDArray store = shade::NDArray::Empty(shade::IndexSpan(wide.data(), wide.size()), type_flag);
+    const shade::NDArray store =
+        shade::NDArray::Empty(shade::IndexSpan(wide.data(), wide.size()), type_flag);
     store.Fill(12345.0);
     leaf.array = store.slice(rank - 1, 0, wide.back(), 2);
   } else {

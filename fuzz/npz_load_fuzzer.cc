@@ -16,7 +16,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
       if (kv.second.nbytes() > 1100 * size + 1024) __builtin_trap();
       if (kv.second.numel() > 0) {
         const shade::NDArray c = kv.second.contiguous();
-        volatile unsigned char sink = static_cast<const unsigned char*>(c.raw_data())[c.nbytes() - 1];
+        volatile unsigned char sink =
+            static_cast<const unsigned char*>(c.raw_data())[c.nbytes() - 1];
         (void)sink;
       }
     }

@@ -78,7 +78,8 @@ void Compare(const shade::NDArray& a, const Ref& r) {
   }
   const shade::NDArray c = a.contiguous();
   if (c.numel() != static_cast<index_t>(r.values.size())) __builtin_trap();
-  if (c.numel() > 0 && std::memcmp(c.raw_data(), r.values.data(), r.values.size() * 8) != 0) __builtin_trap();
+  if (c.numel() > 0 && std::memcmp(c.raw_data(), r.values.data(), r.values.size() * 8) != 0)
+    __builtin_trap();
 }
 
 // Python slice clamping for step >= 1.
@@ -116,7 +117,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   for (int step = 0; step < 16 && !in.empty(); ++step) {
     const index_t rank = static_cast<index_t>(ref.sizes.size());
     const int op = in.Byte() % 10;
-    bool valid = true;   // the reference's verdict
+    bool valid = true;       // the reference's verdict
     bool may_throw = false;  // the op may legitimately refuse (view with incompatible strides)
     bool may_copy = false;
     Ref next;
@@ -166,7 +167,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
           break;
         }
         case 2: {  // slice
-          const index_t dim = in.Small(-5, 4), lo = in.Small(-8, 8), hi = in.Small(-8, 8), st = in.Small(0, 3);
+          const index_t dim = in.Small(-5, 4), lo = in.Small(-8, 8), hi = in.Small(-8, 8),
+                        st = in.Small(0, 3);
           index_t d = 0;
           valid = WrapDim(dim, rank, &d) && st >= 1;
           if (valid) {
@@ -330,7 +332,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
               return storage_values[pos];
             });
           }
-          result = a.as_strided(shade::IndexSpan(s.data(), s.size()), shade::IndexSpan(st.data(), st.size()), off);
+          result = a.as_strided(shade::IndexSpan(s.data(), s.size()),
+                                shade::IndexSpan(st.data(), st.size()), off);
           break;
         }
       }
@@ -343,7 +346,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     }
     if (!valid) __builtin_trap();  // an invalid op was accepted
     Compare(result, next);
-    if (!may_copy && result.storage().data() != a.storage().data()) __builtin_trap();  // views share
+    if (!may_copy && result.storage().data() != a.storage().data())
+      __builtin_trap();  // views share
     if (result.storage().data() != base_data) {
       // A reshape copy: its storage is the logical elements, contiguous.
       storage_values = next.values;

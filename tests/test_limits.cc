@@ -64,7 +64,9 @@ std::string ErrorText(const std::function<void()>& fn) {
   return "";
 }
 
-bool Contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+bool Contains(const std::string& text, const std::string& part) {
+  return text.find(part) != std::string::npos;
+}
 
 NDArray EmptyOf(std::vector<index_t> sizes, int flag) {
   return NDArray::Empty(IndexSpan(sizes.data(), sizes.size()), flag);
@@ -98,7 +100,8 @@ TEST(AllocationCap, ExactCapIsAllowedOneByteMoreIsAnErrorNamingTheSize) {
   // The raw host allocator and the static Tensor path are capped too.
   void* p = shade::AlignedAlloc(kCap);
   shade::AlignedFree(p);
-  EXPECT_TRUE(Contains(ErrorText([&] { shade::AlignedAlloc(kCap + 1); }), std::to_string(kCap + 1)));
+  EXPECT_TRUE(
+      Contains(ErrorText([&] { shade::AlignedAlloc(kCap + 1); }), std::to_string(kCap + 1)));
   shade::Tensor<shade::cpu, 2, float> t(shade::Shape2(1024, 257));  // 1,052,672 bytes + padding
   EXPECT_TRUE(Contains(ErrorText([&] { shade::AllocSpace(&t); }), "allocation cap"));
   EXPECT_EQ(t.dptr_, nullptr);
@@ -163,7 +166,8 @@ std::string NpyBytes(const std::string& dict) {
 }
 
 TEST(LoaderLimits, NpyClaimingAGigabyte) {
-  const std::string npy = NpyBytes("{'descr': '<f8', 'fortran_order': False, 'shape': (134217728,), }");
+  const std::string npy =
+      NpyBytes("{'descr': '<f8', 'fortran_order': False, 'shape': (134217728,), }");
   ExpectRefusedByLoader([&] { shade::io::LoadNpyFromMemory(npy.data(), npy.size()); });
 }
 
@@ -245,8 +249,10 @@ TEST(LoaderLimits, UnsizedStreamIsStoppedByTheCap) {
 TEST(UlimitV, OversizedRequestsAreErrors) {
   rlimit limit{};
   ASSERT_EQ(getrlimit(RLIMIT_AS, &limit), 0);
-  if (limit.rlim_cur == RLIM_INFINITY) GTEST_SKIP() << "no address-space limit (run under ulimit -v)";
-  const index_t over = static_cast<index_t>(limit.rlim_cur) / 8 + 1024;  // float64s: more than the limit
+  if (limit.rlim_cur == RLIM_INFINITY)
+    GTEST_SKIP() << "no address-space limit (run under ulimit -v)";
+  const index_t over =
+      static_cast<index_t>(limit.rlim_cur) / 8 + 1024;  // float64s: more than the limit
   const std::string os_msg = ErrorText([&] { EmptyOf({over}, shade::kFloat64); });
   EXPECT_TRUE(Contains(os_msg, std::to_string(over * 8))) << os_msg;
   EXPECT_FALSE(Contains(os_msg, "allocation cap")) << os_msg;
@@ -263,9 +269,27 @@ TEST(UlimitV, OversizedRequestsAreErrors) {
 
 // Values around the overflow boundaries of a product of two (sqrt(INT64_MAX)) or of k factors.
 std::vector<index_t> BoundaryValues() {
-  std::vector<index_t> v = {0, 1, 2, 3, 7, 3037000499, 3037000500, 3037000501, kMax / 2, kMax / 2 + 1,
-                            kMax / 3, kMax / 3 + 1, kMax - 1, kMax, index_t{1} << 31, index_t{1} << 32,
-                            (index_t{1} << 32) + 1, 2097151, 2097152, 2642245, 2642246};
+  std::vector<index_t> v = {0,
+                            1,
+                            2,
+                            3,
+                            7,
+                            3037000499,
+                            3037000500,
+                            3037000501,
+                            kMax / 2,
+                            kMax / 2 + 1,
+                            kMax / 3,
+                            kMax / 3 + 1,
+                            kMax - 1,
+                            kMax,
+                            index_t{1} << 31,
+                            index_t{1} << 32,
+                            (index_t{1} << 32) + 1,
+                            2097151,
+                            2097152,
+                            2642245,
+                            2642246};
   std::mt19937_64 rng(21);
   for (int i = 0; i < 40; ++i) {
     const int bits = 1 + static_cast<int>(rng() % 62);
@@ -274,7 +298,9 @@ std::vector<index_t> BoundaryValues() {
   return v;
 }
 
-bool Fits(Int128 v) { return v <= kMax && v >= INT64_MIN; }
+bool Fits(Int128 v) {
+  return v <= kMax && v >= INT64_MIN;
+}
 
 TEST(SizeArithmetic, CheckedMulAddProductAgreeWith128Bit) {
   const std::vector<index_t> vals = BoundaryValues();
@@ -344,7 +370,8 @@ TEST(SizeArithmetic, AsStridedBoundsNearInt64Max) {
   const std::vector<index_t> vals = BoundaryValues();
   std::mt19937_64 rng(7);
   for (int iter = 0; iter < 4000; ++iter) {
-    const index_t s0 = 1 + static_cast<index_t>(rng() % 3), s1 = 1 + static_cast<index_t>(rng() % 3);
+    const index_t s0 = 1 + static_cast<index_t>(rng() % 3),
+                  s1 = 1 + static_cast<index_t>(rng() % 3);
     const index_t st0 = vals[rng() % vals.size()], st1 = vals[rng() % vals.size()];
     const index_t off = iter % 4 == 0 ? vals[rng() % vals.size()] : static_cast<index_t>(rng() % 4);
     const Int128 last = Int128(off) + Int128(s0 - 1) * st0 + Int128(s1 - 1) * st1;
@@ -403,16 +430,17 @@ TEST(SizeArithmetic, BroadcastAndMatmulBatchesNearInt64Max) {
   const index_t big = index_t{1} << 32;
   const index_t col[2] = {big, 1}, row[2] = {1, big};
   // 2^32 x 2^32 elements: the broadcast count overflows; it must be an Error, not a wrap.
-  EXPECT_THROW(NDArray(one.expand(IndexSpan(col, 2)) + one.expand(IndexSpan(row, 2))), shade::Error);
+  EXPECT_THROW(NDArray(one.expand(IndexSpan(col, 2)) + one.expand(IndexSpan(row, 2))),
+               shade::Error);
   // 2^30 x 2^30 float32s (2^62 bytes): fits int64 but not the machine; an Error naming the size.
   const index_t col30[2] = {index_t{1} << 30, 1}, row30[2] = {1, index_t{1} << 30};
-  const std::string huge_msg =
-      ErrorText([&] { NDArray r = one.expand(IndexSpan(col30, 2)) + one.expand(IndexSpan(row30, 2)); });
+  const std::string huge_msg = ErrorText(
+      [&] { NDArray r = one.expand(IndexSpan(col30, 2)) + one.expand(IndexSpan(row30, 2)); });
   EXPECT_TRUE(Contains(huge_msg, std::to_string(index_t{1} << 62))) << huge_msg;
   // 2^12 x 2^12 float32s (64 MiB): the cap refuses it.
   const index_t col12[2] = {index_t{1} << 12, 1}, row12[2] = {1, index_t{1} << 12};
-  const std::string sum_msg =
-      ErrorText([&] { NDArray r = one.expand(IndexSpan(col12, 2)) + one.expand(IndexSpan(row12, 2)); });
+  const std::string sum_msg = ErrorText(
+      [&] { NDArray r = one.expand(IndexSpan(col12, 2)) + one.expand(IndexSpan(row12, 2)); });
   EXPECT_TRUE(Contains(sum_msg, "allocation cap")) << sum_msg;
   EXPECT_TRUE(Contains(sum_msg, std::to_string(index_t{1} << 26))) << sum_msg;
   // matmul batches: (2^32, 1, 2, 2) @ (1, 2^32, 2, 2) broadcasts to 2^64 matrices.
@@ -428,7 +456,8 @@ TEST(SizeArithmetic, BroadcastAndMatmulBatchesNearInt64Max) {
   EXPECT_TRUE(Contains(batch_msg, std::to_string(index_t{1} << 24))) << batch_msg;
   // 2-D products whose result count overflows.
   const index_t tall[2] = {kMax / 2, 1}, wide[2] = {1, 4};
-  EXPECT_THROW(shade::matmul(one.expand(IndexSpan(tall, 2)), one.expand(IndexSpan(wide, 2))), shade::Error);
+  EXPECT_THROW(shade::matmul(one.expand(IndexSpan(tall, 2)), one.expand(IndexSpan(wide, 2))),
+               shade::Error);
 }
 
 TEST(SizeArithmetic, NpyHeaderSizesNearInt64Max) {
@@ -440,7 +469,8 @@ TEST(SizeArithmetic, NpyHeaderSizesNearInt64Max) {
       const std::string text = dict.str();
       const Int128 bytes = Int128(a) * b * 8;
       try {
-        const shade::io::NpyHeader h = shade::io::ParseNpyHeaderDict(text.data(), text.size(), "<test>");
+        const shade::io::NpyHeader h =
+            shade::io::ParseNpyHeaderDict(text.data(), text.size(), "<test>");
         // A header that parses reports its data size exactly or throws when it cannot.
         try {
           EXPECT_EQ(Int128(h.DataBytes()), bytes);
@@ -448,7 +478,8 @@ TEST(SizeArithmetic, NpyHeaderSizesNearInt64Max) {
           EXPECT_FALSE(Fits(bytes)) << a << " x " << b;
         }
       } catch (const shade::Error&) {
-        EXPECT_FALSE(Fits(bytes) && Fits(Int128(a == 0 ? 1 : a) * (b == 0 ? 1 : b) * 8)) << a << " x " << b;
+        EXPECT_FALSE(Fits(bytes) && Fits(Int128(a == 0 ? 1 : a) * (b == 0 ? 1 : b) * 8))
+            << a << " x " << b;
       }
     }
   }

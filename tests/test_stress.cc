@@ -40,7 +40,9 @@ std::int64_t EnvInt(const char* name, std::int64_t fallback) {
 }
 
 // The value of element (i, j) of shared source s: exact in float64 and float32.
-double SourceValue(int s, index_t i, index_t j) { return s * 1000.0 + i * 16.0 + j; }
+double SourceValue(int s, index_t i, index_t j) {
+  return s * 1000.0 + i * 16.0 + j;
+}
 
 constexpr int kSources = 4;
 constexpr index_t kRows = 16, kCols = 16;
@@ -100,8 +102,8 @@ struct Counters {
   std::atomic<std::int64_t> ops{0}, checks{0}, failures{0};
 };
 
-void Worker(int tid, std::int64_t ops, const std::vector<NDArray>& sources, Mailbox& mailbox, int slots,
-            Counters& counters) {
+void Worker(int tid, std::int64_t ops, const std::vector<NDArray>& sources, Mailbox& mailbox,
+            int slots, Counters& counters) {
   std::mt19937_64 rng(static_cast<std::uint64_t>(tid) * 7919 + 1);
   auto fail = [&](const char* what) {
     if (counters.failures.fetch_add(1) < 10) std::fprintf(stderr, "thread %d: %s\n", tid, what);
@@ -155,7 +157,8 @@ void Worker(int tid, std::int64_t ops, const std::vector<NDArray>& sources, Mail
           check(CheckPublished(got), "array received from another thread");
           break;
         }
-        case 3: {  // resize the thread's own array (reallocating or keeping its storage) and fill it
+        case 3: {  // resize the thread's own array (reallocating or keeping its storage) and fill
+                   // it
           const index_t r = static_cast<index_t>(rng() % 5), c = static_cast<index_t>(rng() % 7);
           own.Resize(r, c);
           double* d = own.mutable_data<double>();
@@ -189,7 +192,8 @@ void Worker(int tid, std::int64_t ops, const std::vector<NDArray>& sources, Mail
         }
         case 6: {  // parameter structs through the shared registry
           StressParam p;
-          p.Init(std::map<std::string, std::string>{{"units", std::to_string(n % 1000)}, {"name", "t"}});
+          p.Init(std::map<std::string, std::string>{{"units", std::to_string(n % 1000)},
+                                                    {"name", "t"}});
           check(p.units == static_cast<int>(n % 1000) && p.rate == 0.5f && p.__DICT__().size() == 3,
                 "parameter init");
           break;
@@ -232,14 +236,18 @@ TEST(Stress, ThreadsShareViewResizeAndEvaluate) {
   std::vector<std::thread> pool;
   for (int t = 0; t < threads; ++t) {
     const std::int64_t share = total_ops / threads + (t < total_ops % threads ? 1 : 0);
-    pool.emplace_back(Worker, t, share, std::cref(sources), std::ref(mailbox), slots, std::ref(counters));
+    pool.emplace_back(Worker, t, share, std::cref(sources), std::ref(mailbox), slots,
+                      std::ref(counters));
   }
   for (std::thread& t : pool) t.join();
-  const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  const double secs =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   mailbox.Clear();
-  std::printf("stress: %d threads, %lld operations, %lld checks, %lld failures, %.2f s (%.0f ops/s)\n",
-              threads, static_cast<long long>(counters.ops.load()), static_cast<long long>(counters.checks.load()),
-              static_cast<long long>(counters.failures.load()), secs, counters.ops.load() / secs);
+  std::printf(
+      "stress: %d threads, %lld operations, %lld checks, %lld failures, %.2f s (%.0f ops/s)\n",
+      threads, static_cast<long long>(counters.ops.load()),
+      static_cast<long long>(counters.checks.load()),
+      static_cast<long long>(counters.failures.load()), secs, counters.ops.load() / secs);
   EXPECT_EQ(counters.ops.load(), total_ops);
   EXPECT_EQ(counters.failures.load(), 0);
   EXPECT_GE(counters.checks.load(), total_ops);
@@ -263,7 +271,8 @@ TEST(Stress, ConcurrentThreadedKernelsOnSharedInput) {
         const NDArray y = x * static_cast<float>(t + 1) + 1.0f;
         const float* v = y.data<float>();
         for (index_t k = 0; k < n; k += 997) {
-          if (v[k] != static_cast<float>(k % 8) * static_cast<float>(t + 1) + 1.0f) bad.fetch_add(1);
+          if (v[k] != static_cast<float>(k % 8) * static_cast<float>(t + 1) + 1.0f)
+            bad.fetch_add(1);
         }
         const NDArray total = shade::sum(x);
         if (total.at<float>() != static_cast<float>(n / 8) * 28.0f) bad.fetch_add(1);
