@@ -108,8 +108,8 @@ NDArray WrapDLTensor(const DLTensor& t, DataDeleter release, const char* who) {
   if (first == nullptr) {
     // An empty tensor may have null data (DLPack allows it). A storage never runs the deleter
     // of null data, so release the producer now: the array references none of its memory.
-    NDArray out = NDArray::FromBlob(nullptr, IndexSpan(sizes), IndexSpan(strides), TypeMeta::FromFlag(flag),
-                                    DataDeleter());
+    NDArray out = NDArray::FromBlob(nullptr, IndexSpan(sizes), IndexSpan(strides),
+                                    TypeMeta::FromFlag(flag), DataDeleter());
     release(nullptr);
     return out;
   }

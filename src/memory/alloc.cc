@@ -22,13 +22,15 @@ std::size_t SetMaxAllocationBytes(std::size_t bytes) noexcept {
   return g_max_allocation_bytes.exchange(bytes, std::memory_order_relaxed);
 }
 
-std::size_t MaxAllocationBytes() noexcept { return g_max_allocation_bytes.load(std::memory_order_relaxed); }
+std::size_t MaxAllocationBytes() noexcept {
+  return g_max_allocation_bytes.load(std::memory_order_relaxed);
+}
 
 void CheckAllocationLimit(std::size_t bytes, const char* what) {
   const std::size_t cap = MaxAllocationBytes();
   if (cap != 0 && bytes > cap) {
-    SHADE_THROW << what << ": request of " << bytes << " bytes exceeds the allocation cap of " << cap
-                << " bytes (shade::SetMaxAllocationBytes)";
+    SHADE_THROW << what << ": request of " << bytes << " bytes exceeds the allocation cap of "
+                << cap << " bytes (shade::SetMaxAllocationBytes)";
   }
 }
 
