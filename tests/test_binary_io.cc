@@ -271,3 +271,14 @@ TEST(NDArrayBinary, BadInputsRejectedWithReason) {
 }
 
 }  // namespace
+
+// Found by binary_load_fuzzer (issue 21): a stored shape of 2^40 empty rows made LoadBinary loop
+// over every (empty) row; it must load at once.
+TEST(BinaryIO, ManyEmptyRowsLoadAtOnce) {
+  const shade::index_t shape[2] = {shade::index_t{1} << 40, 0};
+  shade::io::MemoryViewStream in(shape, sizeof(shape));
+  shade::TensorContainer<shade::cpu, 2, float> c;
+  shade::LoadBinary(in, &c);
+  EXPECT_EQ(c.size(0), shade::index_t{1} << 40);
+  EXPECT_EQ(c.size(1), 0);
+}

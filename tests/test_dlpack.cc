@@ -179,6 +179,33 @@ TEST(DLPackImport, HonoursByteOffsetStridesAndCallsDeleterOnceAtLastOwner) {
   EXPECT_EQ(p.calls, 3);
 }
 
+// Found by dlpack_import_fuzzer (issue 21): an empty tensor with null data was imported but its
+// deleter never ran (a storage skips the deleter of null data), leaking the producer.
+TEST(DLPackImport, EmptyTensorWithNullDataStillReleasesTheProducer) {
+  for (const bool versioned : {false, true}) {
+    Producer p;
+    p.shape[0] = 0;
+    DLTensor& t = versioned ? p.versioned.dl_tensor : p.legacy.dl_tensor;
+    t.data = nullptr;
+    t.byte_offset = 0;
+    {
+      const NDArray a = versioned ? io::FromDLPack(&p.versioned) : io::FromDLPack(&p.legacy);
+      EXPECT_EQ(a.numel(), 0);
+      EXPECT_EQ(a.size(1), 3);
+      EXPECT_EQ(a.contiguous().numel(), 0);
+    }
+    EXPECT_EQ(p.calls, 1) << (versioned ? "versioned" : "legacy");
+  }
+  // Non-null data of an empty tensor: released when the last owner goes, as before.
+  Producer p;
+  p.shape[1] = 0;
+  {
+    const NDArray a = io::FromDLPack(&p.legacy);
+    EXPECT_EQ(p.calls, 0);
+  }
+  EXPECT_EQ(p.calls, 1);
+}
+
 TEST(DLPackImport, RejectionsLeaveOwnershipWithCaller) {
   struct Case {
     const char* reason;

@@ -111,6 +111,14 @@ NDArray WrapDLTensor(const DLTensor& t, DataDeleter release, const char* who) {
   unsigned char* first = base == nullptr ? nullptr : base + t.byte_offset;
   SHADE_CHECK(reinterpret_cast<std::uintptr_t>(first) % itemsize == 0)
       << who << ": data + byte_offset is not aligned to the " << itemsize << "-byte element size";
+  if (first == nullptr) {
+    // An empty tensor may have null data (DLPack allows it). A storage never runs the deleter
+    // of null data, so release the producer now: the array references none of its memory.
+    NDArray out = NDArray::FromBlob(nullptr, IndexSpan(sizes), IndexSpan(strides),
+                                    TypeMeta::FromFlag(flag), DataDeleter());
+    release(nullptr);
+    return out;
+  }
   return NDArray::FromBlob(first, IndexSpan(sizes), IndexSpan(strides), TypeMeta::FromFlag(flag),
                            std::move(release));
 }

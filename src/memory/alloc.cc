@@ -8,15 +8,34 @@
 #include <mutex>
 
 #include "shade/base/error.h"
+#include "shade/memory/allocator.h"
 
 namespace shade {
 namespace {
 std::atomic<std::uint64_t> g_allocations{0};
+std::atomic<std::size_t> g_max_allocation_bytes{0};  // SetMaxAllocationBytes; 0 = no cap
 constexpr std::size_t kHugePageBytes = std::size_t(2) << 20;
 constexpr std::size_t kHugePageThreshold = std::size_t(4) << 20;
 }
 
+std::size_t SetMaxAllocationBytes(std::size_t bytes) noexcept {
+  return g_max_allocation_bytes.exchange(bytes, std::memory_order_relaxed);
+}
+
+std::size_t MaxAllocationBytes() noexcept {
+  return g_max_allocation_bytes.load(std::memory_order_relaxed);
+}
+
+void CheckAllocationLimit(std::size_t bytes, const char* what) {
+  const std::size_t cap = MaxAllocationBytes();
+  if (cap != 0 && bytes > cap) {
+    SHADE_THROW << what << ": request of " << bytes << " bytes exceeds the allocation cap of "
+                << cap << " bytes (shade::SetMaxAllocationBytes)";
+  }
+}
+
 void* AlignedAlloc(std::size_t bytes, std::size_t align) {
+  CheckAllocationLimit(bytes, "AlignedAlloc");
   SHADE_CHECK(align >= sizeof(void*) && (align & (align - 1)) == 0)
       << "AlignedAlloc: alignment " << align << " is not a power of two >= " << sizeof(void*);
   // Round up to the alignment so vector loads of a full last packet stay inside the block.

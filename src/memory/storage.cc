@@ -101,6 +101,8 @@ void* StorageImpl::AllocateData(TypeMeta meta, std::size_t nbytes) {
     ResetData(nullptr, 0, MemoryDeleter(nullptr));
     return nullptr;
   }
+  // The cap applies to every device's allocator, custom ones included.
+  CheckAllocationLimit(nbytes, "Storage");
   if (!meta.ctor()) {
     const Allocation a = allocator.Allocate(nbytes);
     data_type_ = meta;

@@ -52,6 +52,21 @@ Allocator& GetAllocator(int dev_mask);
  */
 Allocator* SetAllocator(int dev_mask, Allocator* allocator);
 
+/*!
+ * \brief Sets the process-wide cap on a single allocation, in bytes (0, the default, means no
+ *  cap) and returns the previous cap. A larger request (a Storage through any device's
+ *  allocator, or AlignedAlloc) throws shade::Error naming the requested size and the cap
+ *  instead of reaching the system allocator, so an oversized shape cannot end in
+ *  std::bad_alloc or the OOM killer. Safe to call from any thread.
+ */
+std::size_t SetMaxAllocationBytes(std::size_t bytes) noexcept;
+
+/*! \brief The current cap of SetMaxAllocationBytes (0: none). */
+std::size_t MaxAllocationBytes() noexcept;
+
+/*! \brief Throws shade::Error naming `what`, `bytes` and the cap when `bytes` exceeds the cap. */
+void CheckAllocationLimit(std::size_t bytes, const char* what);
+
 }  // namespace shade
 
 #endif  // SHADE_MEMORY_ALLOCATOR_H_
