@@ -3,6 +3,7 @@
 // from_dlpack through the shade_dlpack_bridge library (tests/python/dlpack_numpy.py).
 #include <gtest/gtest.h>
 
+#include <cstdint>
 #include <cstdlib>
 #include <cstring>
 #include <string>
@@ -145,7 +146,9 @@ struct Producer {
     versioned.version = DLPackVersion{1, 0};
     versioned.dl_tensor = t;
     versioned.manager_ctx = this;
-    versioned.deleter = [](DLManagedTensorVersioned* s) { ++static_cast<Producer*>(s->manager_ctx)->calls; };
+    versioned.deleter = [](DLManagedTensorVersioned* s) {
+      ++static_cast<Producer*>(s->manager_ctx)->calls;
+    };
   }
 };
 
@@ -213,7 +216,17 @@ TEST(DLPackImport, RejectionsLeaveOwnershipWithCaller) {
   };
   const Case cases[] = {
       {"only CPU tensors", [](Producer* p) { p->legacy.dl_tensor.device.device_type = kDLCUDA; }},
-      {"unsupported dtype", [](Producer* p) { p->legacy.dl_tensor.dtype = DLDataType{kDLComplex, 64, 1}; }},
+      // A device type dlpack.h does not list (written as bytes: a newer producer's); the fuzz
+      // finding was UBSan's enum load.
+      {"device_type 999",
+       [](Producer* p) {
+         const std::int32_t unlisted = 999;
+         std::memcpy(&p->legacy.dl_tensor.device.device_type, &unlisted, sizeof(unlisted));
+       }},
+      {"unsupported dtype",
+       [](Producer* p) {
+         p->legacy.dl_tensor.dtype = DLDataType{kDLComplex, 64, 1};
+       }},
       {"lanes", [](Producer* p) { p->legacy.dl_tensor.dtype.lanes = 2; }},
       {"negative extent", [](Producer* p) { p->shape[1] = -3; }},
       {"negative stride", [](Producer* p) { p->strides[0] = -4; }},
@@ -221,8 +234,16 @@ TEST(DLPackImport, RejectionsLeaveOwnershipWithCaller) {
       {"ndim -1", [](Producer* p) { p->legacy.dl_tensor.ndim = -1; }},
       {"null shape", [](Producer* p) { p->legacy.dl_tensor.shape = nullptr; }},
       {"not aligned", [](Producer* p) { p->legacy.dl_tensor.byte_offset = 2; }},
-      {"overflows", [](Producer* p) { p->shape[0] = INT64_MAX / 2; p->strides[0] = 8; }},
-      {"null data", [](Producer* p) { p->legacy.dl_tensor.data = nullptr; p->legacy.dl_tensor.byte_offset = 0; }},
+      {"overflows",
+       [](Producer* p) {
+         p->shape[0] = INT64_MAX / 2;
+         p->strides[0] = 8;
+       }},
+      {"null data",
+       [](Producer* p) {
+         p->legacy.dl_tensor.data = nullptr;
+         p->legacy.dl_tensor.byte_offset = 0;
+       }},
   };
   for (const Case& c : cases) {
     Producer p;

@@ -15,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include "error_test_util.h"
 #include "shade/base/checked.h"
 #include "shade/base/dtype.h"
 #include "shade/base/error.h"
@@ -53,20 +54,11 @@ class CapGuard {
   std::size_t previous_;
 };
 
-// The message of the shade::Error `fn` throws ("" when it throws none, which fails the test).
+// The message of the shade::Error `fn` throws (tests/error_test_util.h).
 std::string ErrorText(const std::function<void()>& fn) {
-  try {
-    fn();
-  } catch (const shade::Error& e) {
-    return e.what();
-  }
-  ADD_FAILURE() << "no shade::Error thrown";
-  return "";
+  return shade_test::ErrorOf(fn);
 }
-
-bool Contains(const std::string& text, const std::string& part) {
-  return text.find(part) != std::string::npos;
-}
+using shade_test::Contains;
 
 NDArray EmptyOf(std::vector<index_t> sizes, int flag) {
   return NDArray::Empty(IndexSpan(sizes.data(), sizes.size()), flag);

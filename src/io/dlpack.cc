@@ -3,6 +3,7 @@
 #include "shade/io/dlpack.h"
 
 #include <algorithm>
+#include <cstdint>
 #include <cstring>
 #include <type_traits>
 #include <vector>
@@ -65,9 +66,13 @@ ExportContext<Managed>* MakeExport(const NDArray& array, const char* who) {
 
 // Validates a DLTensor and wraps it; `release` runs once when the last owner goes.
 NDArray WrapDLTensor(const DLTensor& t, DataDeleter release, const char* who) {
-  SHADE_CHECK_NOT_IMPLEMENTED(t.device.device_type == kDLCPU)
-      << who << ": only CPU tensors can be imported (device_type " << int(t.device.device_type)
-      << ")";
+  // Read as the integer it is: a producer may send a device type this dlpack.h does not list,
+  // and loading an enum outside its values is undefined behaviour (UBSan, fuzz finding).
+  std::int32_t device_type;
+  static_assert(sizeof(t.device.device_type) == sizeof(device_type), "DLDeviceType is 32-bit");
+  std::memcpy(&device_type, &t.device.device_type, sizeof(device_type));
+  SHADE_CHECK_NOT_IMPLEMENTED(device_type == static_cast<std::int32_t>(kDLCPU))
+      << who << ": only CPU tensors can be imported (device_type " << device_type << ")";
   const int flag = FromDLDataType(t.dtype);
   SHADE_CHECK_SHAPE(t.ndim >= 0 && t.ndim <= kMaxDLPackNDim)
       << who << ": ndim " << t.ndim << " outside [0, " << kMaxDLPackNDim << "]";
