@@ -196,8 +196,9 @@ TEST(LoaderLimits, NpzMemberClaimingAGigabyte) {
 }
 
 TEST(LoaderLimits, MshadowBinaryClaimingAGigabyte) {
-  std::string bytes(2 * sizeof(index_t) + 16, '\0');
-  const index_t shape[2] = {1 << 15, 1 << 13};  // 2^28 floats
+  // mshadow's format: int32 extents, then the rows.
+  std::string bytes(2 * sizeof(std::int32_t) + 16, '\0');
+  const std::int32_t shape[2] = {1 << 15, 1 << 13};  // 2^28 floats
   std::memcpy(&bytes[0], shape, sizeof(shape));
   ExpectRefusedByLoader([&] {
     shade::io::MemoryViewStream in(bytes.data(), bytes.size());
@@ -224,8 +225,8 @@ struct UnsizedStream {
 };
 
 TEST(LoaderLimits, UnsizedStreamIsStoppedByTheCap) {
-  std::string bytes(2 * sizeof(index_t), '\0');
-  const index_t shape[2] = {1 << 15, 1 << 13};
+  std::string bytes(2 * sizeof(std::int32_t), '\0');  // mshadow's int32 extents
+  const std::int32_t shape[2] = {1 << 15, 1 << 13};
   std::memcpy(&bytes[0], shape, sizeof(shape));
   CapGuard cap(1 << 20);
   UnsizedStream in{bytes.data(), bytes.size()};

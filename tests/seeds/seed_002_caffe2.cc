@@ -220,7 +220,7 @@ TEST(SeedCaffe2, ShareDataNeedsEqualNumelAndContent) {
   NDArray wrong({5});
   ExpectErrorContaining([&] { wrong.ShareData(src); },
                         "Size mismatch - did you call reshape before sharing the data?");
-  ExpectErrorContaining([&] { wrong.ShareData(src); }, "(12 vs. 5)");
+  ExpectErrorContaining([&] { wrong.ShareData(src); }, "12 vs. 5)");
   dst.ShareData(src);  // a flattened version sharing the same storage
   EXPECT_EQ(dst.data<float>(), p);
   EXPECT_EQ(src.storage().use_count(), 2);

@@ -90,7 +90,12 @@ struct FlagParam : public shade::Parameter<FlagParam> {
   SHADE_DECLARE_PARAMETER(FlagParam) {
     SHADE_DECLARE_FIELD(flag).set_default(false).describe("A switch.");
     SHADE_DECLARE_FIELD(text).set_default("a b").describe("Some text.");
-    SHADE_DECLARE_FIELD(mode).add_enum("fast", 0).add_enum("exact", 1).describe("How.");
+    // The note quotes dmlc-core's enum error, which names no field: use_dmlc_messages().
+    SHADE_DECLARE_FIELD(mode)
+        .use_dmlc_messages()
+        .add_enum("fast", 0)
+        .add_enum("exact", 1)
+        .describe("How.");
   }
 };
 SHADE_REGISTER_PARAMETER(FlagParam);
