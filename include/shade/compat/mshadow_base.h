@@ -185,26 +185,26 @@ struct LayoutType;
 /*! \brief NCHW: 4 dimensions. */
 template <>
 struct LayoutType<::shade::kNCHW> {
-  static const ::shade::index_t kNdim = 4;
-  static const int kCudnnFlag = -1;
+  static const ::shade::index_t kNdim = 4;  //!< dimensions of the layout
+  static const int kCudnnFlag = -1;         //!< cuDNN's layout flag (no cuDNN here: -1)
 };
 /*! \brief NHWC: 4 dimensions. */
 template <>
 struct LayoutType<::shade::kNHWC> {
-  static const ::shade::index_t kNdim = 4;
-  static const int kCudnnFlag = -1;
+  static const ::shade::index_t kNdim = 4;  //!< dimensions of the layout
+  static const int kCudnnFlag = -1;         //!< cuDNN's layout flag (no cuDNN here: -1)
 };
 /*! \brief NCDHW: 5 dimensions. */
 template <>
 struct LayoutType<::shade::kNCDHW> {
-  static const ::shade::index_t kNdim = 5;
-  static const int kCudnnFlag = -1;
+  static const ::shade::index_t kNdim = 5;  //!< dimensions of the layout
+  static const int kCudnnFlag = -1;         //!< cuDNN's layout flag (no cuDNN here: -1)
 };
 /*! \brief NDHWC: 5 dimensions. */
 template <>
 struct LayoutType<::shade::kNDHWC> {
-  static const ::shade::index_t kNdim = 5;
-  static const int kCudnnFlag = -1;
+  static const ::shade::index_t kNdim = 5;  //!< dimensions of the layout
+  static const int kCudnnFlag = -1;         //!< cuDNN's layout flag (no cuDNN here: -1)
 };
 /*! \brief Default 4-D layout. */
 const int default_layout = ::shade::kNCHW;
@@ -216,9 +216,9 @@ namespace shade {
 /*! \brief half2_t's flag is kFloat16 with two lanes (mshadow's DataType<half2_t>). */
 template <>
 struct DataType<::mshadow::half::half2_t> {
-  static constexpr int kFlag = kFloat16;
-  static constexpr int kLanes = 2;
-  static constexpr const char* kName = "float16x2";
+  static constexpr int kFlag = kFloat16;             //!< the lanes' dtype flag
+  static constexpr int kLanes = 2;                   //!< two halfs per value
+  static constexpr const char* kName = "float16x2";  //!< printed name
 };
 namespace red {
 /*! \brief mshadow's reduction limits: the finite extremes (not infinities) of each type. */

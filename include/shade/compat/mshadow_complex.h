@@ -206,6 +206,7 @@ inline ComplexUnitaryExp<calctype, OP, SrcExp, DType, (e1 | type::kMapper)> Comp
   return ComplexUnitaryExp<calctype, OP, SrcExp, DType, (e1 | type::kMapper)>(src.self());
 }
 
+/*! \brief Defines complex_<name>: the complex binary expression of kind `kind` with functor OP. */
 #define SHADE_COMPLEX_BINARY_(name, kind, OP)                                   \
   template <typename TA, typename TB, typename DType, int ta, int tb>           \
   inline ComplexBinaryMapExp<op::complex::kind, op::complex::OP, TA, TB, DType, \
@@ -252,6 +253,7 @@ SHADE_COMPLEX_UNARY_(complex_sum_real_imag, kUnitaryC2R, sum_real_imag)
 template <int calctype, typename OP, typename TA, typename TB, typename DType, int etype>
 class Plan<ComplexBinaryMapExp<calctype, OP, TA, TB, DType, etype>, DType> {
  public:
+  /*! \brief Plans of both operands. */
   explicit Plan(const ComplexBinaryMapExp<calctype, OP, TA, TB, DType, etype>& e)
       : lhs_(MakePlan(e.lhs_)), rhs_(MakePlan(e.rhs_)) {}
   /*! \brief Element (y, x). */
@@ -280,6 +282,7 @@ class Plan<ComplexBinaryMapExp<calctype, OP, TA, TB, DType, etype>, DType> {
 template <int calctype, typename OP, typename TA, typename DType, int etype>
 class Plan<ComplexUnitaryExp<calctype, OP, TA, DType, etype>, DType> {
  public:
+  /*! \brief The operand's plan. */
   explicit Plan(const ComplexUnitaryExp<calctype, OP, TA, DType, etype>& e)
       : src_(MakePlan(e.src_)) {}
   /*! \brief Element (y, x). */

@@ -11,6 +11,7 @@
 #define SHADE_COMPAT_MSHADOW_LOGGING_H_
 
 #ifndef DMLC_LOGGING_H_
+/*! \brief dmlc-core's include guard: a later <dmlc/logging.h> then defines nothing twice. */
 #define DMLC_LOGGING_H_
 
 #include <cstdio>
@@ -139,19 +140,29 @@ class LogMessageVoidify {
 #else
 /*! \brief Debug-only CHECK: checks in builds without NDEBUG. */
 #define DCHECK(x) CHECK(x)
+/*! \brief Debug-only CHECK((x) < (y)). */
 #define DCHECK_LT(x, y) CHECK((x) < (y))
+/*! \brief Debug-only CHECK((x) > (y)). */
 #define DCHECK_GT(x, y) CHECK((x) > (y))
+/*! \brief Debug-only CHECK((x) <= (y)). */
 #define DCHECK_LE(x, y) CHECK((x) <= (y))
+/*! \brief Debug-only CHECK((x) >= (y)). */
 #define DCHECK_GE(x, y) CHECK((x) >= (y))
+/*! \brief Debug-only CHECK((x) == (y)). */
 #define DCHECK_EQ(x, y) CHECK((x) == (y))
+/*! \brief Debug-only CHECK((x) != (y)). */
 #define DCHECK_NE(x, y) CHECK((x) != (y))
 #endif  // NDEBUG
 
 /*! \brief The log objects behind LOG(severity). */
 #define LOG_INFO dmlc::LogMessage(__FILE__, __LINE__)
+/*! \brief LOG(ERROR): an INFO-style line. */
 #define LOG_ERROR LOG_INFO
+/*! \brief LOG(WARNING): an INFO-style line. */
 #define LOG_WARNING LOG_INFO
+/*! \brief LOG(FATAL): throws (dmlc::Error) when the line ends, instead of aborting. */
 #define LOG_FATAL dmlc::LogMessageFatal(__FILE__, __LINE__)
+/*! \brief LOG(QFATAL): as LOG(FATAL). */
 #define LOG_QFATAL LOG_FATAL
 /*! \brief Verbose logging: always an INFO line here. */
 #define VLOG(x) LOG_INFO.stream()
@@ -171,9 +182,11 @@ class LogMessageVoidify {
 #else
 /*! \brief FATAL in debug builds, ERROR under NDEBUG. */
 #define LOG_DFATAL LOG_FATAL
+/*! \brief The DFATAL severity: FATAL in debug builds, ERROR under NDEBUG. */
 #define DFATAL FATAL
 /*! \brief LOG in debug builds, nothing under NDEBUG. */
 #define DLOG(severity) LOG(severity)
+/*! \brief LOG_IF in debug builds, nothing under NDEBUG. */
 #define DLOG_IF(severity, condition) LOG_IF(severity, condition)
 #endif
 /*!

@@ -96,6 +96,8 @@ constexpr index_t GrainForCost(index_t cost) {
   return grain > kMathGrain ? grain : kMathGrain;
 }
 
+/*! \brief Calls `fn(b, e)` on disjoint contiguous chunks covering [begin, end), at least `grain`
+ *  long; fewer than 2 * grain items run on the calling thread (see the comment above). */
 template <typename F>
 inline void ParallelFor(index_t begin, index_t end, index_t grain, F&& fn) {
   const index_t n = end - begin;
