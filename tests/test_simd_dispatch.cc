@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 #include <hwy/targets.h>
 
+#include <cctype>
 #include <cmath>
 #include <cstdint>
 #include <cstdlib>
