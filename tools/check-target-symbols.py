@@ -32,6 +32,9 @@ def object_files(build_dir):
 # (V weak objects, B/D/R/C/u) is the same bytes for every target; sharing it is intended (the
 # personality pointer, OpenMP's critical-section locks, the process-wide statics).
 CODE_TYPES = set("TWi")
+# The compiler's own helpers, identical whatever the target (clang's: __cxa_begin_catch then
+# std::terminate, for an exception leaving a noexcept function).
+COMPILER_HELPERS = {"__clang_call_terminate"}
 
 
 def external_symbols(obj):
@@ -41,7 +44,7 @@ def external_symbols(obj):
     names = []
     for line in out.splitlines():
         parts = line.split(" ", 2)
-        if len(parts) == 3 and parts[1] in CODE_TYPES:
+        if len(parts) == 3 and parts[1] in CODE_TYPES and parts[2] not in COMPILER_HELPERS:
             names.append(parts[2])
     return names
 

@@ -421,6 +421,13 @@ void ReduceColumns(index_t outer, index_t len, index_t inner, const T* x, index_
 inline void CheckReduceArgs(index_t outer, index_t len, index_t inner, const char* who) {
   SHADE_CHECK_SHAPE(outer >= 0 && len >= 0 && inner >= 0)
       << who << ": negative extent outer=" << outer << " len=" << len << " inner=" << inner;
+  // outer * len * inner must fit int64. Checked here, in the target's namespace, rather than by
+  // base/checked.h's CheckedProduct: a compiler may emit that inline function out of line in a
+  // per-target object, where it would be shared across SIMD targets (check-target-symbols.py).
+  index_t block;
+  SHADE_CHECK_SHAPE(!__builtin_mul_overflow(outer, len, &block) &&
+                    !__builtin_mul_overflow(block, inner, &block))
+      << who << ": reduced block size overflows int64: " << outer << " * " << len << " * " << inner;
 }
 }  // namespace detail
 
@@ -436,8 +443,6 @@ inline void CheckReduceArgs(index_t outer, index_t len, index_t inner, const cha
 template <class Red, class SV = sv::saveto, class T>
 void ReduceAxis(index_t outer, index_t len, index_t inner, const T* x, T* out) {
   detail::CheckReduceArgs(outer, len, inner, "ReduceAxis");
-  const index_t dims[3] = {outer, len, inner};
-  CheckedProduct(dims, 3, "reduced block size");
   if (outer == 0 || inner == 0) return;
   if (inner == 1) {
     const index_t grain = std::max<index_t>(1, kMapGrain / std::max<index_t>(len, 1));
@@ -551,8 +556,6 @@ index_t ArgMin(index_t n, const T* x) {
 template <bool kMax, class T, class I>
 void ArgReduceAxis(index_t outer, index_t len, index_t inner, const T* x, I* out) {
   detail::CheckReduceArgs(outer, len, inner, "ArgReduceAxis");
-  const index_t dims[3] = {outer, len, inner};
-  CheckedProduct(dims, 3, "reduced block size");
   if (outer == 0 || inner == 0) return;
   SHADE_CHECK_GT(len, 0) << "ArgReduceAxis: empty reduced axis";
   if (inner == 1) {
