@@ -51,7 +51,8 @@ for m, d in zip(mangled, demangled):
     if not vague and "detail::" in head:
         # The unqualified name of the function or object (templates arguments dropped).
         last = re.sub(r"<.*>", "", head).split("::")[-1]
-        if last not in header_words:
+        # A destructor is named by its class: ~ErrorMessage is called wherever ErrorMessage is.
+        if last.lstrip("~") not in header_words:
             continue
     exported.append(m)
 with open(out, "w") as f:
