@@ -45,7 +45,9 @@ ErrorMessage::ErrorMessage(const char* file, int line) {
 
 ErrorMessage::~ErrorMessage() = default;
 
-std::string ErrorMessage::str() const { return os_.str() + values_.str(); }
+std::string ErrorMessage::str() const {
+  return os_.str() + values_.str();
+}
 
 }  // namespace detail
 }  // namespace shade

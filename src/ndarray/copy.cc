@@ -4,10 +4,10 @@
 #include <type_traits>
 
 #include "shade/backend/cpu/kernels.h"
-#include "simd_table.h"
 #include "shade/ndarray/apply.h"
 #include "shade/ndarray/ndarray.h"
 #include "shade/ndarray/ndarray_util.h"
+#include "simd_table.h"
 
 namespace shade {
 namespace {

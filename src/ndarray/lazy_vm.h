@@ -36,7 +36,9 @@ constexpr bool VmIsBinary(VmForm form) {
 
 /*! Deepest register stack (values live at once) when each value is `group` vectors (2 or 4):
  *  eight vector registers in all. Deeper expressions use the tile evaluator. */
-constexpr int VmMaxDepth(int group) { return 8 / group; }
+constexpr int VmMaxDepth(int group) {
+  return 8 / group;
+}
 /*! Most instructions (ops and splats). */
 constexpr int kVmMaxIns = 32;
 /*! Most slots (leaf uses: memory operands and splats). */

@@ -9,13 +9,13 @@
 #include <type_traits>
 
 #include "ops_kernel_table.h"
-#include "simd_table.h"
 #include "shade/backend/cpu/kernels.h"
 #include "shade/base/dtype.h"
 #include "shade/base/half.h"
 #include "shade/base/index.h"
 #include "shade/functor/numpy.h"
 #include "shade/functor/op_registry.h"
+#include "simd_table.h"
 
 namespace shade {
 namespace dyn {

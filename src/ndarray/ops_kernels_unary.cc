@@ -36,20 +36,28 @@ void TransposeWords(index_t r0, index_t r1, index_t cols, const void* src, index
 
 void FillElementsOf(int size, index_t n, void* dst, const void* value) {
   switch (size) {  // element widths, not dtypes: any 4-byte element moves as a uint32
-    case 1: return FillWords<std::uint8_t>(n, dst, value);
-    case 2: return FillWords<std::uint16_t>(n, dst, value);
-    case 4: return FillWords<std::uint32_t>(n, dst, value);
-    default: return FillWords<std::uint64_t>(n, dst, value);
+    case 1:
+      return FillWords<std::uint8_t>(n, dst, value);
+    case 2:
+      return FillWords<std::uint16_t>(n, dst, value);
+    case 4:
+      return FillWords<std::uint32_t>(n, dst, value);
+    default:
+      return FillWords<std::uint64_t>(n, dst, value);
   }
 }
 
 void TransposeOf(int size, index_t r0, index_t r1, index_t cols, const void* src, index_t lds,
                  void* dst, index_t ldd) {
   switch (size) {  // element widths: the register transposes move words
-    case 1: return TransposeWords<std::uint8_t>(r0, r1, cols, src, lds, dst, ldd);
-    case 2: return TransposeWords<std::uint16_t>(r0, r1, cols, src, lds, dst, ldd);
-    case 4: return TransposeWords<std::uint32_t>(r0, r1, cols, src, lds, dst, ldd);
-    default: return TransposeWords<std::uint64_t>(r0, r1, cols, src, lds, dst, ldd);
+    case 1:
+      return TransposeWords<std::uint8_t>(r0, r1, cols, src, lds, dst, ldd);
+    case 2:
+      return TransposeWords<std::uint16_t>(r0, r1, cols, src, lds, dst, ldd);
+    case 4:
+      return TransposeWords<std::uint32_t>(r0, r1, cols, src, lds, dst, ldd);
+    default:
+      return TransposeWords<std::uint64_t>(r0, r1, cols, src, lds, dst, ldd);
   }
 }
 

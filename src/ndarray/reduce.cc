@@ -17,12 +17,12 @@
 #include <vector>
 
 #include "dim_order.h"
-#include "simd_table.h"
 #include "shade/ndarray/device.h"
 #include "shade/ndarray/ndarray.h"
 #include "shade/ndarray/ops.h"
 #include "shade/ndarray/promotion.h"
 #include "shade/ndarray/shape_ops.h"
+#include "simd_table.h"
 
 namespace shade {
 namespace {

@@ -159,10 +159,10 @@ struct ErrorThrower {
   } else                               \
     SHADE_THROW_AS(cls)
 
-#define SHADE_CHECK_OP_AS_(cls, a, b, op)                                          \
-  if (__builtin_expect(!!((a)op(b)), 1)) {                                         \
-  } else                                                                           \
-    ::shade::detail::ErrorThrower<cls>() &                                         \
+#define SHADE_CHECK_OP_AS_(cls, a, b, op)  \
+  if (__builtin_expect(!!((a)op(b)), 1)) { \
+  } else                                   \
+    ::shade::detail::ErrorThrower<cls>() & \
         ::shade::detail::ErrorMessage(__FILE__, __LINE__).WithValues((a), (b))
 
 /*! \brief Throws shade::ValueError (bad values) with file:line and the streamed message. */

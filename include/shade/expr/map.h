@@ -41,7 +41,6 @@
 namespace shade {
 namespace expr {
 
-
 namespace detail {
 /*! \brief True when the destination plan is a plain tensor's (rows unit-stride, RowPtr). */
 template <typename DstPlan, typename DType>

@@ -51,9 +51,9 @@
  * \brief Opens (and SHADE_TARGET_NAMESPACE_END closes) the namespace of the compile target.
  *
  * Code whose machine code depends on the SIMD target (packets, functors, savers, reducers, the
- * map, cast, transpose and reduction loops of backend/cpu) lives in an inline namespace named after Highway's
- * static target (N_AVX2, N_AVX3_DL, N_EMU128, ...). Source spells `shade::kernel::MapRun` as
- * before, but two translation units compiled for different targets (the library's per-target
+ * map, cast, transpose and reduction loops of backend/cpu) lives in an inline namespace named after
+ * Highway's static target (N_AVX2, N_AVX3_DL, N_EMU128, ...). Source spells `shade::kernel::MapRun`
+ * as before, but two translation units compiled for different targets (the library's per-target
  * kernel objects, or a user's files built with different -m flags) instantiate different
  * symbols, so the linker can never keep one target's copy of a template for the other's callers
  * (an ODR violation that would run AVX-512 code on a CPU without it). tools/check-target-symbols.py
