@@ -342,7 +342,8 @@ TEST(SizeArithmetic, ShapeSizesAndNDArrayCreation) {
       // Empty: a valid array only when the bytes fit the cap; otherwise an Error, whichever of
       // the element count, the byte size, the strides or the cap refuses it.
       for (const int flag : {shade::kInt8, shade::kFloat64}) {
-        const Int128 bytes = n * Int128(shade::TypeFlagSize(flag));
+        // (n beyond int64 is refused anyway; multiplying it could overflow even 128 bits.)
+        const Int128 bytes = Fits(n) ? n * Int128(shade::TypeFlagSize(flag)) : n;
         try {
           const NDArray x = EmptyOf({a, b}, flag);
           EXPECT_LE(bytes, Int128(1 << 20)) << a << " x " << b;
