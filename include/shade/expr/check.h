@@ -59,43 +59,66 @@ struct IsMakeTensorExp<E, std::void_t<typename E::MakeTensorSrcExp>> : std::true
  */
 template <typename E, typename Enable = void>
 struct ExpInfo {
+  /*! \brief Rank of the expression; -1 for a type that is not an expression. */
   static constexpr int kDim = -1;
+  /*! \brief Bit mask of the devices the operands live on; 0 for none. */
   static constexpr int kDevMask = 0;
 };
+/*! \brief A tensor: its own rank and device. */
 template <typename Device, int dim, typename DType>
 struct ExpInfo<Tensor<Device, dim, DType>> {
+  /*! \brief The tensor's rank. */
   static constexpr int kDim = dim;
+  /*! \brief The tensor's device bit. */
   static constexpr int kDevMask = Device::kDevMask;
 };
+/*! \brief A scalar: rank 0, valid on every device. */
 template <typename DType>
 struct ExpInfo<ScalarExp<DType>> {
+  /*! \brief 0: a scalar fits any destination rank. */
   static constexpr int kDim = 0;
+  /*! \brief Every device bit set. */
   static constexpr int kDevMask = 0xffff;
 };
 template <typename DstDType, typename SrcDType, typename EType, int etype>
+/*! \brief A type cast: the facts of the cast expression. */
 struct ExpInfo<TypecastExp<DstDType, SrcDType, EType, etype>> {
+  /*! \brief Rank of the cast expression. */
   static constexpr int kDim = ExpInfo<EType>::kDim;
+  /*! \brief Devices of the cast expression. */
   static constexpr int kDevMask = ExpInfo<EType>::kDevMask;
 };
 template <typename E, typename DType>
+/*! \brief A transpose: the facts of the transposed expression. */
 struct ExpInfo<TransposeExp<E, DType>> {
+  /*! \brief Rank of the transposed expression. */
   static constexpr int kDim = ExpInfo<E>::kDim;
+  /*! \brief Devices of the transposed expression. */
   static constexpr int kDevMask = ExpInfo<E>::kDevMask;
 };
 template <typename OP, typename TA, typename DType, int etype>
+/*! \brief A unary map: the facts of its operand. */
 struct ExpInfo<UnaryMapExp<OP, TA, DType, etype>> {
+  /*! \brief Rank of the operand. */
   static constexpr int kDim = ExpInfo<TA>::kDim;
+  /*! \brief Devices of the operand. */
   static constexpr int kDevMask = ExpInfo<TA>::kDevMask;
 };
 template <typename OP, typename TA, typename TB, typename DType, int etype>
+/*! \brief A binary map: the common rank and the devices both operands share. */
 struct ExpInfo<BinaryMapExp<OP, TA, TB, DType, etype>> {
+  /*! \brief The operands' common rank (a scalar adopts the other's); -1 when they differ. */
   static constexpr int kDim = detail::CombineDim(ExpInfo<TA>::kDim, ExpInfo<TB>::kDim);
+  /*! \brief Devices both operands live on. */
   static constexpr int kDevMask = ExpInfo<TA>::kDevMask & ExpInfo<TB>::kDevMask;
 };
 template <typename OP, typename TA, typename TB, typename TC, typename DType, int etype>
+/*! \brief A ternary map: the common rank and the devices all three operands share. */
 struct ExpInfo<TernaryMapExp<OP, TA, TB, TC, DType, etype>> {
+  /*! \brief The operands' common rank (scalars adopt the others'); -1 when they differ. */
   static constexpr int kDim = detail::CombineDim(
       detail::CombineDim(ExpInfo<TA>::kDim, ExpInfo<TB>::kDim), ExpInfo<TC>::kDim);
+  /*! \brief Devices all three operands live on. */
   static constexpr int kDevMask =
       ExpInfo<TA>::kDevMask & ExpInfo<TB>::kDevMask & ExpInfo<TC>::kDevMask;
 };
@@ -147,26 +170,34 @@ constexpr bool CheckMapTypes() {
 template <int dim, typename E, typename Enable = void>
 struct ShapeCheck;
 
+/*! \brief A tensor's shape. */
 template <int dim, typename Device, typename DType>
 struct ShapeCheck<dim, Tensor<Device, dim, DType>> {
+  /*! \brief Returns the tensor's shape. */
   static Shape<dim> Check(const Tensor<Device, dim, DType>& t) { return t.shape_; }
 };
+/*! \brief A scalar: the wildcard shape, compatible with any. */
 template <int dim, typename DType>
 struct ShapeCheck<dim, ScalarExp<DType>> {
+  /*! \brief Returns a shape of kShapeWildcard in every dimension. */
   static Shape<dim> Check(const ScalarExp<DType>& /*exp*/) {
     Shape<dim> shape;
     for (int i = 0; i < dim; ++i) shape[i] = kShapeWildcard;
     return shape;
   }
 };
+/*! \brief A type cast: the shape of the cast expression. */
 template <int dim, typename DstDType, typename SrcDType, typename EType, int etype>
 struct ShapeCheck<dim, TypecastExp<DstDType, SrcDType, EType, etype>> {
+  /*! \brief Returns the cast expression's shape (throws as its check does). */
   static Shape<dim> Check(const TypecastExp<DstDType, SrcDType, EType, etype>& exp) {
     return ShapeCheck<dim, EType>::Check(exp.exp);
   }
 };
+/*! \brief A 2-D transpose: the source shape with both extents swapped. */
 template <int dim, typename E, typename DType>
 struct ShapeCheck<dim, TransposeExp<E, DType>> {
+  /*! \brief Returns the source's shape with its two extents swapped. */
   static Shape<dim> Check(const TransposeExp<E, DType>& e) {
     static_assert(dim == 2, "shade: .T() transposes 2-D expressions only");
     Shape<dim> s = ShapeCheck<dim, E>::Check(e.exp);
@@ -174,14 +205,18 @@ struct ShapeCheck<dim, TransposeExp<E, DType>> {
     return s;
   }
 };
+/*! \brief A unary map: the shape of its operand. */
 template <int dim, typename OP, typename TA, typename DType, int etype>
 struct ShapeCheck<dim, UnaryMapExp<OP, TA, DType, etype>> {
+  /*! \brief Returns the operand's shape. */
   static Shape<dim> Check(const UnaryMapExp<OP, TA, DType, etype>& t) {
     return ShapeCheck<dim, TA>::Check(t.src_);
   }
 };
+/*! \brief A binary map: the operands' common shape. */
 template <int dim, typename OP, typename TA, typename TB, typename DType, int etype>
 struct ShapeCheck<dim, BinaryMapExp<OP, TA, TB, DType, etype>> {
+  /*! \brief Returns the common shape; throws shade::ShapeError when the operands' shapes differ. */
   static Shape<dim> Check(const BinaryMapExp<OP, TA, TB, DType, etype>& t) {
     const Shape<dim> shape1 = ShapeCheck<dim, TA>::Check(t.lhs_);
     const Shape<dim> shape2 = ShapeCheck<dim, TB>::Check(t.rhs_);
@@ -192,8 +227,10 @@ struct ShapeCheck<dim, BinaryMapExp<OP, TA, TB, DType, etype>> {
     return shape1;
   }
 };
+/*! \brief A ternary map: the operands' common shape. */
 template <int dim, typename OP, typename TA, typename TB, typename TC, typename DType, int etype>
 struct ShapeCheck<dim, TernaryMapExp<OP, TA, TB, TC, DType, etype>> {
+  /*! \brief Returns the common shape; throws shade::ShapeError when operand shapes differ. */
   static Shape<dim> Check(const TernaryMapExp<OP, TA, TB, TC, DType, etype>& t) {
     const Shape<dim> shapes[3] = {ShapeCheck<dim, TA>::Check(t.item1_),
                                   ShapeCheck<dim, TB>::Check(t.item2_),

@@ -80,6 +80,7 @@ struct DotEngine {
   static_assert(detail::kAlwaysFalse<SV, Device, DType>,
                 "shade: unsupported dot form; use 2-D = dot(2-D, 2-D), 1-D = dot(2-D, 1-D), "
                 "1-D = dot(1-D, 2-D), 2-D = dot(1-D.T(), 1-D) or 3-D = batch_dot(3-D, 3-D)");
+  /*! \brief Never instantiated: the static_assert above rejects the form at compile time. */
   static void Eval(Tensor<Device, dim, DType>*, const Tensor<Device, ldim, DType>&,
                    const Tensor<Device, rdim, DType>&, DType) {}
 };
@@ -87,6 +88,10 @@ struct DotEngine {
 /*! \brief Matrix = op(matrix) * op(matrix): one Gemm. */
 template <typename SV, typename Device, bool ltrans, bool rtrans, typename DType>
 struct DotEngine<SV, Device, 2, 2, 2, ltrans, rtrans, DType> {
+  /*!
+   * \brief *p_dst SV= scale * op(lhs) * op(rhs); throws shade::ShapeError when the extents do not
+   *  match or dst overlaps an operand.
+   */
   static void Eval(Tensor<Device, 2, DType>* p_dst, const Tensor<Device, 2, DType>& lhs,
                    const Tensor<Device, 2, DType>& rhs, DType scale) {
     static_assert(detail::CheckDotTypes<Device, DType>(), "");
@@ -148,6 +153,10 @@ inline void MatVec(Tensor<Device, 1, DType>* dst, const Tensor<Device, 2, DType>
 /*! \brief Vector = op(matrix) * vector: one Gemv. */
 template <typename SV, typename Device, bool ltrans, bool rtrans, typename DType>
 struct DotEngine<SV, Device, 1, 2, 1, ltrans, rtrans, DType> {
+  /*!
+   * \brief *p_dst SV= scale * op(lhs) * rhs; throws shade::ShapeError when the extents do not
+   *  match or dst overlaps an operand.
+   */
   static void Eval(Tensor<Device, 1, DType>* p_dst, const Tensor<Device, 2, DType>& lhs,
                    const Tensor<Device, 1, DType>& rhs, DType scale) {
     static_assert(detail::CheckDotTypes<Device, DType>(), "");
@@ -160,6 +169,10 @@ struct DotEngine<SV, Device, 1, 2, 1, ltrans, rtrans, DType> {
 /*! \brief Vector = vector * op(matrix) (that is op(matrix)^T * vector): one Gemv. */
 template <typename SV, typename Device, bool ltrans, bool rtrans, typename DType>
 struct DotEngine<SV, Device, 1, 1, 2, ltrans, rtrans, DType> {
+  /*!
+   * \brief *p_dst SV= scale * op(rhs)^T * lhs; throws shade::ShapeError when the extents do not
+   *  match or dst overlaps an operand.
+   */
   static void Eval(Tensor<Device, 1, DType>* p_dst, const Tensor<Device, 1, DType>& lhs,
                    const Tensor<Device, 2, DType>& rhs, DType scale) {
     static_assert(detail::CheckDotTypes<Device, DType>(), "");
@@ -172,6 +185,10 @@ struct DotEngine<SV, Device, 1, 1, 2, ltrans, rtrans, DType> {
 /*! \brief Matrix = column.T() * row, the outer product x y^T: one Ger (after a clear for =). */
 template <typename SV, typename Device, bool ltrans, bool rtrans, typename DType>
 struct DotEngine<SV, Device, 2, 1, 1, ltrans, rtrans, DType> {
+  /*!
+   * \brief *p_dst SV= scale * lhs rhs^T (the outer product); throws shade::ShapeError when the
+   *  extents do not match or dst overlaps an operand.
+   */
   static void Eval(Tensor<Device, 2, DType>* p_dst, const Tensor<Device, 1, DType>& lhs,
                    const Tensor<Device, 1, DType>& rhs, DType scale) {
     static_assert(detail::CheckDotTypes<Device, DType>(), "");
@@ -194,6 +211,10 @@ struct DotEngine<SV, Device, 2, 1, 1, ltrans, rtrans, DType> {
 /*! \brief Batch of matrices = batch of op(matrix) * op(matrix): one BatchGemm. */
 template <typename SV, typename Device, bool ltrans, bool rtrans, typename DType>
 struct DotEngine<SV, Device, 3, 3, 3, ltrans, rtrans, DType> {
+  /*!
+   * \brief Each batch item of *p_dst SV= scale * op(lhs[i]) * op(rhs[i]); throws shade::ShapeError
+   *  when the extents do not match or dst overlaps an operand.
+   */
   static void Eval(Tensor<Device, 3, DType>* p_dst, const Tensor<Device, 3, DType>& lhs,
                    const Tensor<Device, 3, DType>& rhs, DType scale) {
     static_assert(detail::CheckDotTypes<Device, DType>(), "");

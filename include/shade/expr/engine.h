@@ -27,6 +27,7 @@ struct ExpComplexEngine {
   static_assert(detail::kAlwaysFalse<SV, RV, E>,
                 "shade: this expression cannot be evaluated: dot(...) takes tensors (or their "
                 ".T()) and must be the whole right-hand side of a tensor assignment");
+  /*! \brief Never instantiated: the static_assert above rejects the expression. */
   static void Eval(RV*, const E&) {}
 };
 
@@ -37,6 +38,10 @@ struct ExpComplexEngine<
     SV, Tensor<Device, dim, DType>,
     DotExp<Tensor<Device, ldim, DType>, Tensor<Device, rdim, DType>, ltrans, rtrans, DType>,
     DType> {
+  /*!
+   * \brief *dst SV= exp.scale_ * dot(exp.lhs_, exp.rhs_) through DotEngine (which checks the
+   *  shapes).
+   */
   static void Eval(Tensor<Device, dim, DType>* dst,
                    const DotExp<Tensor<Device, ldim, DType>, Tensor<Device, rdim, DType>, ltrans,
                                 rtrans, DType>& exp) {

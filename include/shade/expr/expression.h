@@ -350,8 +350,8 @@ inline TernaryMapExp<OP, TA, TB, TC, DA, (ta | tb | tc | type::kMapper)> F(
   return MakeExp<OP>(item1, item2, item3);
 }
 
-// The four arithmetic operators between expressions, and with a scalar on either side (the
-// scalar converts to the expression's element type).
+/// Defines (internal) operator SYMBOL as the functor OP between two expressions, and with a
+/// scalar on either side (the scalar converts to the expression's element type).
 #define SHADE_EXPR_BINARY_OPERATOR_(SYMBOL, OP)                                               \
   template <typename TA, typename DA, int ta, typename TB, typename DB, int tb>               \
   inline BinaryMapExp<OP, TA, TB, DA, (ta | tb | type::kMapper)> operator SYMBOL(             \

@@ -171,6 +171,10 @@ struct MapBackend<cpu> {
   }
 };
 
+/*!
+ * \brief `*dst Saver= exp` element by element: checks rank and device at compile time and the
+ *  shapes at run time (shade::ShapeError naming both), then runs the device's MapBackend.
+ */
 template <typename Saver, typename Dst, typename E, typename DType, int etype>
 inline void MapExp(Dst* dst, const Exp<E, DType, etype>& exp) {
   constexpr int dim = ExpInfo<Dst>::kDim;

@@ -40,6 +40,7 @@ class Plan;
 template <typename Device, int dim, typename DType>
 class Plan<Tensor<Device, dim, DType>, DType> {
  public:
+  /*! \brief Captures the tensor's data pointer and row pitch (the tensor must outlive the plan). */
   explicit Plan(const Tensor<Device, dim, DType>& t) : dptr_(t.dptr_), stride_(t.stride_) {}
   /*! \brief Writable element (y, x). */
   SHADE_XINLINE DType& REval(index_t y, index_t x) { return dptr_[y * stride_ + x]; }
@@ -68,6 +69,7 @@ class Plan<Tensor<Device, dim, DType>, DType> {
 template <typename DType>
 class Plan<ScalarExp<DType>, DType> {
  public:
+  /*! \brief Holds the scalar value. */
   explicit Plan(DType scalar) : scalar_(scalar) {}
   /*! \brief The scalar. */
   SHADE_XINLINE DType Eval(index_t /*y*/, index_t /*x*/) const { return scalar_; }
@@ -83,6 +85,7 @@ class Plan<ScalarExp<DType>, DType> {
 template <typename DstDType, typename SrcDType, typename EType, int etype>
 class Plan<TypecastExp<DstDType, SrcDType, EType, etype>, DstDType> {
  public:
+  /*! \brief Wraps the source plan. */
   explicit Plan(const Plan<EType, SrcDType>& src) : src_(src) {}
   /*! \brief DstDType(source element). */
   SHADE_XINLINE DstDType Eval(index_t y, index_t x) const { return DstDType(src_.Eval(y, x)); }
@@ -105,6 +108,7 @@ class Plan<TypecastExp<DstDType, SrcDType, EType, etype>, DstDType> {
 template <typename EType, typename DType>
 class Plan<TransposeExp<EType, DType>, DType> {
  public:
+  /*! \brief Wraps the source plan (which must be 2-D). */
   explicit Plan(const Plan<EType, DType>& src) : src_(src) {}
   /*! \brief Source element (x, y). */
   SHADE_XINLINE DType Eval(index_t y, index_t x) const { return src_.Eval(x, y); }
@@ -117,6 +121,7 @@ class Plan<TransposeExp<EType, DType>, DType> {
 template <typename OP, typename TA, typename DType, int etype>
 class Plan<UnaryMapExp<OP, TA, DType, etype>, DType> {
  public:
+  /*! \brief Wraps the operand's plan. */
   explicit Plan(const Plan<TA, DType>& src) : src_(src) {}
   /*! \brief OP::Map(src(y, x)). */
   SHADE_XINLINE DType Eval(index_t y, index_t x) const { return DType(OP::Map(src_.Eval(y, x))); }
@@ -134,6 +139,7 @@ class Plan<UnaryMapExp<OP, TA, DType, etype>, DType> {
 template <typename OP, typename TA, typename TB, typename DType, int etype>
 class Plan<BinaryMapExp<OP, TA, TB, DType, etype>, DType> {
  public:
+  /*! \brief Wraps the operands' plans. */
   Plan(const Plan<TA, DType>& lhs, const Plan<TB, DType>& rhs) : lhs_(lhs), rhs_(rhs) {}
   /*! \brief OP::Map(lhs(y, x), rhs(y, x)). */
   SHADE_XINLINE DType Eval(index_t y, index_t x) const {
@@ -155,6 +161,7 @@ class Plan<BinaryMapExp<OP, TA, TB, DType, etype>, DType> {
 template <typename OP, typename TA, typename TB, typename TC, typename DType, int etype>
 class Plan<TernaryMapExp<OP, TA, TB, TC, DType, etype>, DType> {
  public:
+  /*! \brief Wraps the three operands' plans. */
   Plan(const Plan<TA, DType>& item1, const Plan<TB, DType>& item2, const Plan<TC, DType>& item3)
       : item1_(item1), item2_(item2), item3_(item3) {}
   /*! \brief OP::Map(item1(y, x), item2(y, x), item3(y, x)). */

@@ -236,6 +236,7 @@ broadcast_to(const Exp<SrcExp, DType, etype>& src, const TShape& target_shape) {
 template <typename SrcExp, typename DType, int dimdst, int dimcast>
 class Plan<Broadcast1DExp<SrcExp, DType, dimdst, dimcast>, DType> {
  public:
+  /*! \brief Builds the source plan and copies the broadcast geometry. */
   explicit Plan(const Broadcast1DExp<SrcExp, DType, dimdst, dimcast>& e)
       : src_(MakePlan(e.src_)),
         ystride_(e.shape_.ProdShape(dimcast + 1, dimdst - 1)),
@@ -306,6 +307,7 @@ struct TensorEvaluator<Broadcast1DExp<SrcExp, DType, dimdst, dimcast>> {
 template <typename SrcExp, typename DType, int dimdst>
 class Plan<BroadcastScalarExp<SrcExp, DType, dimdst>, DType> {
  public:
+  /*! \brief Builds the source plan. */
   explicit Plan(const BroadcastScalarExp<SrcExp, DType, dimdst>& e) : src_(MakePlan(e.src_)) {}
   /*! \brief The element. */
   SHADE_XINLINE DType Eval(index_t /*y*/, index_t /*x*/) const { return src_.Eval(0, 0); }
@@ -319,6 +321,7 @@ template <typename SrcExp, typename DType, int dimsrc, int dimdst>
 class Plan<BroadcastWithAxisExp<SrcExp, DType, dimsrc, dimdst>, DType>
     : public detail::StepGatherPlan<SrcExp, DType, dimdst> {
  public:
+  /*! \brief Builds the source plan with the precomputed destination-to-source strides. */
   explicit Plan(const BroadcastWithAxisExp<SrcExp, DType, dimsrc, dimdst>& e)
       : detail::StepGatherPlan<SrcExp, DType, dimdst>(e.src_, e.shape_, e.sstride_, e.src_last_) {}
 };

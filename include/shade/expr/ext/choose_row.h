@@ -92,6 +92,10 @@ inline MatFillRowElementExp<SrcExp, ValExp, IndexExp, IDType, DType> mat_fill_ro
 template <typename SrcExp, typename IndexExp, typename IDType, typename DType>
 class Plan<MatChooseRowElementExp<SrcExp, IndexExp, IDType, DType>, DType> {
  public:
+  /*!
+   * \brief Evaluates and checks the indices once; throws shade::IndexError (or shade::Error for
+   *  non-integral floats) for one outside [0, columns).
+   */
   explicit Plan(const MatChooseRowElementExp<SrcExp, IndexExp, IDType, DType>& e)
       : src_(MakePlan(e.src_)),
         idx_(detail::EvalIndices<IDType>(e.index_, e.shape_[0], e.ncol_, "mat_choose_row_element",
@@ -110,6 +114,10 @@ class Plan<MatChooseRowElementExp<SrcExp, IndexExp, IDType, DType>, DType> {
 template <typename SrcExp, typename ValExp, typename IndexExp, typename IDType, typename DType>
 class Plan<MatFillRowElementExp<SrcExp, ValExp, IndexExp, IDType, DType>, DType> {
  public:
+  /*!
+   * \brief Evaluates and checks the indices once; throws shade::IndexError (or shade::Error for
+   *  non-integral floats) for one outside [0, columns).
+   */
   explicit Plan(const MatFillRowElementExp<SrcExp, ValExp, IndexExp, IDType, DType>& e)
       : src_(MakePlan(e.src_)),
         val_(MakePlan(e.val_)),

@@ -25,10 +25,12 @@ namespace expr {
 
 /*! \brief Validated channel-window geometry. */
 struct ChannelPoolGeometry {
-  /*! \brief Input channels, output channels, height of a channel plane. */
-  index_t channel, pchannel, height;
-  /*! \brief Window size, stride, padding. */
-  index_t nsize, stride, pad;
+  index_t channel;   ///< Input channels.
+  index_t pchannel;  ///< Output (pooled) channels.
+  index_t height;    ///< Height of a channel plane.
+  index_t nsize;     ///< Channel window size.
+  index_t stride;    ///< Stride between channel windows.
+  index_t pad;       ///< Channels of padding on each side.
   /*! \brief Checks and sets the geometry. */
   void Init(index_t c, index_t h, index_t n, index_t s, index_t p, const char* who) {
     SHADE_CHECK_GE(n, 1) << who << ": window size must be at least 1";
@@ -133,6 +135,7 @@ ch_unpool(const Exp<SrcExp, DType, e1>& data_src, const Exp<PoolExp, DType, e2>&
 template <typename Reducer, typename SrcExp, typename DType, int srcdim>
 class Plan<ChannelPoolingExp<Reducer, SrcExp, DType, srcdim>, DType> {
  public:
+  /*! \brief Builds the source plan and copies the validated geometry. */
   explicit Plan(const ChannelPoolingExp<Reducer, SrcExp, DType, srcdim>& e)
       : src_(MakePlan(e.src_)), g_(e.g_) {}
   /*! \brief Element (i, x), i = (n * pchannel + o) * height + y. */
@@ -169,6 +172,7 @@ class Plan<ChannelUnpoolingExp<Reducer, SrcExp, PoolExp, GradExp, DType, srcdim>
   using Base::src_;
 
  public:
+  /*! \brief Builds the plans of the source, pooled output and gradient. */
   explicit Plan(const ChannelUnpoolingExp<Reducer, SrcExp, PoolExp, GradExp, DType, srcdim>& e)
       : Base(e) {}
   /*! \brief Element (i, x), i = (n * channel + c) * height + y. */

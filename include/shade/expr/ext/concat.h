@@ -71,6 +71,7 @@ inline ConcatExp<LhsExp, RhsExp, DType, ExpInfo<LhsExp>::kDim, cdim> concat(
 template <typename LhsExp, typename RhsExp, typename DType, int srcdim, int cdim>
 class Plan<ConcatExp<LhsExp, RhsExp, DType, srcdim, cdim>, DType> {
  public:
+  /*! \brief Builds both operands' plans and copies the split point. */
   explicit Plan(const ConcatExp<LhsExp, RhsExp, DType, srcdim, cdim>& e)
       : lhs_(MakePlan(e.lhs_)),
         rhs_(MakePlan(e.rhs_)),

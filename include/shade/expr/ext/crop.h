@@ -19,8 +19,8 @@ struct CroppingExp
     : public MakeTensorExp<CroppingExp<SrcExp, DType, srcdim>, SrcExp, srcdim, DType> {
   /*! \brief The source. */
   SrcExp src_;
-  /*! \brief Top-left corner of the window in the source. */
-  index_t start_y_, start_x_;
+  index_t start_y_;  ///< Row of the window's top-left corner in the source.
+  index_t start_x_;  ///< Column of the window's top-left corner in the source.
   /*! \brief Height of the source. */
   index_t src_height_;
   /*! \brief Builds the node; throws when the window does not fit in the source. */
@@ -62,6 +62,7 @@ inline CroppingExp<SrcExp, DType, ExpInfo<SrcExp>::kDim> crop(const Exp<SrcExp, 
 template <typename SrcExp, typename DType, int srcdim>
 class Plan<CroppingExp<SrcExp, DType, srcdim>, DType> {
  public:
+  /*! \brief Builds the source plan and copies the window corner. */
   explicit Plan(const CroppingExp<SrcExp, DType, srcdim>& e)
       : src_(MakePlan(e.src_)),
         start_y_(e.start_y_),

@@ -60,6 +60,7 @@ inline FlipExp<SrcExp, DType, ExpInfo<SrcExp>::kDim> mirror(const Exp<SrcExp, DT
 template <typename SrcExp, typename DType, int srcdim>
 class Plan<FlipExp<SrcExp, DType, srcdim>, DType> {
  public:
+  /*! \brief Builds the source plan and copies the flipped extent. */
   explicit Plan(const FlipExp<SrcExp, DType, srcdim>& e)
       : src_(MakePlan(e.src_)),
         axis_(detail::AxisSplit::Of(e.shape_, e.dim_)),

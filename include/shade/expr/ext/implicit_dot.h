@@ -50,6 +50,7 @@ inline ImplicitGEMMExp<LhsExp, RhsExp, DType> implicit_dot(const Exp<LhsExp, DTy
 template <typename LhsExp, typename RhsExp, typename DType>
 class Plan<ImplicitGEMMExp<LhsExp, RhsExp, DType>, DType> {
  public:
+  /*! \brief Builds both operands' plans and copies the inner extent. */
   explicit Plan(const ImplicitGEMMExp<LhsExp, RhsExp, DType>& e)
       : lhs_(MakePlan(e.lhs_)), rhs_(MakePlan(e.rhs_)), inner_(e.inner_) {}
   /*! \brief Element (y, x). */

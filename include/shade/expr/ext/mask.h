@@ -48,6 +48,7 @@ inline MaskExp<MaskExpT, SrcExp, DType, ExpInfo<SrcExp>::kDim> mask(
 template <typename MaskExpT, typename SrcExp, typename DType, int srcdim>
 class Plan<MaskExp<MaskExpT, SrcExp, DType, srcdim>, DType> {
  public:
+  /*! \brief Builds the mask and source plans. */
   explicit Plan(const MaskExp<MaskExpT, SrcExp, DType, srcdim>& e)
       : mask_(MakePlan(e.mask_)), src_(MakePlan(e.src_)), rows_per_item_(e.rows_per_item_) {}
   /*! \brief Element (y, x). */

@@ -46,6 +46,10 @@ inline OneHotEncodeExp<IndexExp, IDType, DType> one_hot_encode(const Exp<IndexEx
 template <typename IndexExp, typename IDType, typename DType>
 class Plan<OneHotEncodeExp<IndexExp, IDType, DType>, DType> {
  public:
+  /*!
+   * \brief Evaluates and checks the indices once; throws shade::IndexError (or shade::Error for
+   *  non-integral floats) for one outside [0, number of choices).
+   */
   explicit Plan(const OneHotEncodeExp<IndexExp, IDType, DType>& e)
       : idx_(detail::EvalIndices<IDType>(e.index_, e.shape_[0], e.shape_[1], "one_hot_encode",
                                          "number of choices")),

@@ -18,10 +18,10 @@ template <typename SrcExp, typename DType, int srcdim>
 struct PaddingExp : public MakeTensorExp<PaddingExp<SrcExp, DType, srcdim>, SrcExp, srcdim, DType> {
   /*! \brief The source. */
   SrcExp src_;
-  /*! \brief Rows added above and columns added to the left. */
-  index_t pad_top_, pad_left_;
-  /*! \brief Height and width of the source. */
-  index_t src_height_, src_width_;
+  index_t pad_top_;     ///< Rows of zeros added above.
+  index_t pad_left_;    ///< Columns of zeros added to the left.
+  index_t src_height_;  ///< Height of the source.
+  index_t src_width_;   ///< Width of the source.
   /*! \brief Builds the node; throws on a negative amount or an overflowing size. */
   PaddingExp(const SrcExp& src, index_t top, index_t bottom, index_t left, index_t right)
       : src_(src), pad_top_(top), pad_left_(left) {
@@ -65,6 +65,7 @@ inline PaddingExp<SrcExp, DType, ExpInfo<SrcExp>::kDim> pad(const Exp<SrcExp, DT
 template <typename SrcExp, typename DType, int srcdim>
 class Plan<PaddingExp<SrcExp, DType, srcdim>, DType> {
  public:
+  /*! \brief Builds the source plan and copies the padding geometry. */
   explicit Plan(const PaddingExp<SrcExp, DType, srcdim>& e)
       : src_(MakePlan(e.src_)),
         top_(e.pad_top_),

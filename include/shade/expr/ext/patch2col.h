@@ -19,12 +19,18 @@ namespace expr {
 
 /*! \brief Geometry of a patch layout, validated once (shared by unpack and pack). */
 struct PatchGeometry {
-  /*! \brief Image batch (product of leading extents), channels, height, width. */
-  index_t num, channel, height, width;
-  /*! \brief Kernel size, stride and dilation, per axis. */
-  index_t psize_y, psize_x, pstride_y, pstride_x, pdilate_y, pdilate_x;
-  /*! \brief Output (window) grid. */
-  index_t o_height, o_width;
+  index_t num;        ///< Image batch: the product of the extents before the last three.
+  index_t channel;    ///< Channels per image.
+  index_t height;     ///< Image height.
+  index_t width;      ///< Image width.
+  index_t psize_y;    ///< Patch (kernel) height.
+  index_t psize_x;    ///< Patch (kernel) width.
+  index_t pstride_y;  ///< Vertical stride between patches.
+  index_t pstride_x;  ///< Horizontal stride between patches.
+  index_t pdilate_y;  ///< Vertical dilation inside a patch.
+  index_t pdilate_x;  ///< Horizontal dilation inside a patch.
+  index_t o_height;   ///< Rows of the output (patch) grid.
+  index_t o_width;    ///< Columns of the output (patch) grid.
 
   /*! \brief Checks the parameters against an image shape; `who` names the caller. */
   template <int dim>
@@ -156,6 +162,7 @@ inline PackColToPatchXExp<SrcExp, DType, dstdim> pack_col2patch(
 template <typename SrcExp, typename DType, int srcdim>
 class Plan<UnpackPatchToColXExp<SrcExp, DType, srcdim>, DType> {
  public:
+  /*! \brief Builds the image plan and copies the validated patch geometry. */
   explicit Plan(const UnpackPatchToColXExp<SrcExp, DType, srcdim>& e)
       : src_(MakePlan(e.img_)), g_(e.g_) {}
   /*! \brief Element (i, j). */
@@ -180,6 +187,7 @@ class Plan<UnpackPatchToColXExp<SrcExp, DType, srcdim>, DType> {
 template <typename SrcExp, typename DType, int dstdim>
 class Plan<PackColToPatchXExp<SrcExp, DType, dstdim>, DType> {
  public:
+  /*! \brief Builds the column-matrix plan and copies the validated patch geometry. */
   explicit Plan(const PackColToPatchXExp<SrcExp, DType, dstdim>& e)
       : mat_(MakePlan(e.mat_)), g_(e.g_) {}
   /*! \brief Element (i, x), i = (n * C + c) * H + y. */

@@ -49,10 +49,14 @@ namespace expr {
 
 /*! \brief Validated pooling geometry over the last two dimensions. */
 struct PoolGeometry {
-  /*! \brief Source height and width, pooled height and width. */
-  index_t height, width, pheight, pwidth;
-  /*! \brief Kernel size and stride per axis. */
-  index_t ksize_y, ksize_x, kstride_y, kstride_x;
+  index_t height;     ///< Source height.
+  index_t width;      ///< Source width.
+  index_t pheight;    ///< Pooled (output) height.
+  index_t pwidth;     ///< Pooled (output) width.
+  index_t ksize_y;    ///< Kernel height.
+  index_t ksize_x;    ///< Kernel width.
+  index_t kstride_y;  ///< Vertical stride between windows.
+  index_t kstride_x;  ///< Horizontal stride between windows.
   /*! \brief Checks and sets the geometry; pshape (-1, -1) selects mshadow's output size. */
   void Init(index_t h, index_t w, index_t ky, index_t kx, index_t sy, index_t sx, index_t ph,
             index_t pw, const char* who) {
@@ -250,6 +254,7 @@ inline UnPoolingExp<Reducer, SrcExp, PoolExp, GradExp, DType, ExpInfo<SrcExp>::k
 template <typename Reducer, typename SrcExp, typename DType, int srcdim>
 class Plan<PoolingExp<Reducer, SrcExp, DType, srcdim>, DType> {
  public:
+  /*! \brief Builds the source plan and copies the validated pooling geometry. */
   explicit Plan(const PoolingExp<Reducer, SrcExp, DType, srcdim>& e)
       : src_(MakePlan(e.src_)), g_(e.g_) {}
   /*! \brief Element (i, px), i = c * pheight + py. */
@@ -277,6 +282,7 @@ class Plan<UnPoolingExp<Reducer, SrcExp, PoolExp, GradExp, DType, srcdim>, DType
   using Base::src_;
 
  public:
+  /*! \brief Builds the plans of the source, pooled output and gradient. */
   explicit Plan(const UnPoolingExp<Reducer, SrcExp, PoolExp, GradExp, DType, srcdim>& e)
       : Base(e) {}
   /*! \brief Element (i, x), i = c * height + y. */

@@ -63,6 +63,7 @@ inline RangeExp<DType> range(DType start, DType stop, DType step = DType(1), int
 template <typename DType>
 class Plan<RangeExp<DType>, DType> {
  public:
+  /*! \brief Copies start, step and repeat count. */
   explicit Plan(const RangeExp<DType>& e)
       : start_(e.start_), step_(e.step_), repeat_(e.repeat_) {}
   /*! \brief Element (0, x). */

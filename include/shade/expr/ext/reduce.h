@@ -239,6 +239,7 @@ reduce_keepdim(const Exp<SrcExp, DType, etype>& src, int axis) {
 template <typename SrcExp, typename DType, typename Reducer, int dimkeep>
 class Plan<ReduceTo1DExp<SrcExp, DType, Reducer, dimkeep>, DType> {
  public:
+  /*! \brief Evaluates the reduction into an owned buffer (the one pass over the source). */
   explicit Plan(const ReduceTo1DExp<SrcExp, DType, Reducer, dimkeep>& e)
       : buf_(new DType[static_cast<size_t>(e.shape_[0] > 0 ? e.shape_[0] : 1)]) {
     detail::ReduceExceptDimInto<Reducer>(e.src_, e.src_shape_, dimkeep, buf_.get());
@@ -256,6 +257,10 @@ class Plan<ReduceTo1DExp<SrcExp, DType, Reducer, dimkeep>, DType> {
 template <typename Reducer, typename SrcExp, typename DType, int dimsrc, bool mask, int dimdst>
 class Plan<ReduceWithAxisExp<Reducer, SrcExp, DType, dimsrc, mask, dimdst>, DType> {
  public:
+  /*!
+   * \brief Evaluates the reduction into an owned buffer (the one pass over the source; none when
+   *  the result is empty).
+   */
   explicit Plan(const ReduceWithAxisExp<Reducer, SrcExp, DType, dimsrc, mask, dimdst>& e)
       : buf_(new DType[e.shape_.Size() > 0 ? e.shape_.Size() : 1]), last_(e.shape_[dimdst - 1]) {
     if (e.shape_.Size() > 0) {

@@ -45,6 +45,7 @@ inline ReshapeExp<SrcExp, DType, dimdst, ExpInfo<SrcExp>::kDim> reshape(
 template <typename SrcExp, typename DType, int dimdst, int dimsrc>
 class Plan<ReshapeExp<SrcExp, DType, dimdst, dimsrc>, DType> {
  public:
+  /*! \brief Builds the source plan and copies the last extents of result and source. */
   explicit Plan(const ReshapeExp<SrcExp, DType, dimdst, dimsrc>& e)
       : src_(MakePlan(e.src_)), oshapex_(e.shape_[dimdst - 1]), ishapex_(e.ishapex_) {}
   /*! \brief Element (y, x). */

@@ -66,6 +66,7 @@ inline SliceExp<SrcExp, DType, ExpInfo<SrcExp>::kDim, sdim> slice(
 template <typename SrcExp, typename DType, int srcdim, int sdim>
 class Plan<SliceExp<SrcExp, DType, srcdim, sdim>, DType> {
  public:
+  /*! \brief Builds the source plan and copies the slice geometry. */
   explicit Plan(const SliceExp<SrcExp, DType, srcdim, sdim>& e)
       : src_(MakePlan(e.src_)),
         split_(detail::AxisSplit::Of(e.shape_, sdim)),
@@ -143,6 +144,7 @@ inline SliceExExp<SrcExp, DType, srcdim> slice(const Exp<SrcExp, DType, etype>& 
 template <typename SrcExp, typename DType, int srcdim>
 class Plan<SliceExExp<SrcExp, DType, srcdim>, DType> {
  public:
+  /*! \brief Builds the source plan and copies the box origin and shapes. */
   explicit Plan(const SliceExExp<SrcExp, DType, srcdim>& e)
       : src_(MakePlan(e.src_)), shape_(e.shape_), src_shape_(e.src_shape_), begin_(e.begin_) {}
   /*! \brief Element (y, x). */

@@ -114,6 +114,10 @@ inline TakeExp<IndexExp, IDType, SrcExp, DType> take(const Exp<IndexExp, IDType,
 template <typename IndexExp, typename IDType, typename SrcExp, typename DType>
 class Plan<TakeExp<IndexExp, IDType, SrcExp, DType>, DType> {
  public:
+  /*!
+   * \brief Evaluates and checks the indices once (per the take mode); throws shade::Error or
+   *  shade::IndexError for a bad index.
+   */
   explicit Plan(const TakeExp<IndexExp, IDType, SrcExp, DType>& e)
       : idx_(detail::TakeIndices<IDType>(e.index_, e.shape_[0], e.src_rows_, e.mode_, "take")),
         ptr_(idx_.get()),
@@ -171,6 +175,10 @@ inline TakeGradExp<IndexExp, IDType, SrcExp, DType> take_grad(
 template <typename IndexExp, typename IDType, typename SrcExp, typename DType>
 class Plan<TakeGradExp<IndexExp, IDType, SrcExp, DType>, DType> {
  public:
+  /*!
+   * \brief Evaluates and checks the indices and groups their positions by row; throws as take
+   *  does.
+   */
   explicit Plan(const TakeGradExp<IndexExp, IDType, SrcExp, DType>& e) : grad_(MakePlan(e.grad_)) {
     const index_t vocab = e.shape_[0];
     const Shape<1> is = detail::SourceShape<1>(e.index_, "take_grad");

@@ -62,6 +62,7 @@ template <typename SrcExp, typename DType, int dimsrc>
 class Plan<TransposeExExp<SrcExp, DType, dimsrc>, DType>
     : public detail::StepGatherPlan<SrcExp, DType, dimsrc> {
  public:
+  /*! \brief Builds the source plan with the precomputed destination-to-source strides. */
   explicit Plan(const TransposeExExp<SrcExp, DType, dimsrc>& e)
       : detail::StepGatherPlan<SrcExp, DType, dimsrc>(e.src_, e.shape_, e.sstride_, e.src_last_) {}
 };

@@ -47,6 +47,7 @@ inline UpSamplingNearestExp<SrcExp, DType, ExpInfo<SrcExp>::kDim> upsampling_nea
 template <typename SrcExp, typename DType, int srcdim>
 class Plan<UpSamplingNearestExp<SrcExp, DType, srcdim>, DType> {
  public:
+  /*! \brief Builds the source plan and copies the scale. */
   explicit Plan(const UpSamplingNearestExp<SrcExp, DType, srcdim>& e)
       : src_(MakePlan(e.src_)),
         scale_(e.scale_),
