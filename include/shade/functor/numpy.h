@@ -74,6 +74,7 @@ using detail::IsNaN;
 
 /*! \brief a + b; signed integers wrap as in NumPy. */
 struct plus {
+  /*! \brief Returns a + b (wrapping for signed integers). */
   template <typename T>
   static SHADE_XINLINE T Map(T a, T b) {
     if constexpr (detail::kWrapInt<T>) {
@@ -82,6 +83,7 @@ struct plus {
       return op::plus::Map(a, b);
     }
   }
+  /*! \brief Lane-wise a + b over the lanes of D. */
   template <class D, class V>
   static HWY_INLINE V MapPacket(D d, V a, V b) {
     return packet::Add(d, a, b);
@@ -89,6 +91,7 @@ struct plus {
 };
 /*! \brief a - b; signed integers wrap. */
 struct minus {
+  /*! \brief Returns a - b (wrapping for signed integers). */
   template <typename T>
   static SHADE_XINLINE T Map(T a, T b) {
     if constexpr (detail::kWrapInt<T>) {
@@ -97,6 +100,7 @@ struct minus {
       return op::minus::Map(a, b);
     }
   }
+  /*! \brief Lane-wise a - b over the lanes of D. */
   template <class D, class V>
   static HWY_INLINE V MapPacket(D d, V a, V b) {
     return packet::Sub(d, a, b);
@@ -104,6 +108,7 @@ struct minus {
 };
 /*! \brief a * b; signed integers wrap. */
 struct mul {
+  /*! \brief Returns a * b (wrapping for signed integers). */
   template <typename T>
   static SHADE_XINLINE T Map(T a, T b) {
     if constexpr (detail::kWrapInt<T>) {
@@ -112,6 +117,7 @@ struct mul {
       return op::mul::Map(a, b);
     }
   }
+  /*! \brief Lane-wise a * b (only for lane types with a packet multiply). */
   template <class D, class V, SHADE_PACKET_IF(packet::kHasMul<hn::TFromD<D>>)>
   static HWY_INLINE V MapPacket(D d, V a, V b) {
     return packet::Mul(d, a, b);
@@ -119,10 +125,12 @@ struct mul {
 };
 /*! \brief a / b for floating types (true_divide computes in a float type). */
 struct true_divide {
+  /*! \brief Returns a / b. */
   template <typename T>
   static SHADE_XINLINE T Map(T a, T b) {
     return op::div::Map(a, b);
   }
+  /*! \brief Lane-wise a / b (floating lanes only). */
   template <class D, class V, SHADE_PACKET_IF(detail::kFloatLane<D>)>
   static HWY_INLINE V MapPacket(D d, V a, V b) {
     return packet::Div(d, a, b);
@@ -165,6 +173,7 @@ SHADE_XINLINE void FloatDivmod(F a, F b, F* q, F* r) {
 struct floor_divide {
   /*! \brief The registry's cost (functor/op_registry.h). */
   static constexpr int kCost = OpCostOf(OpCode::kFloorDivide);
+  /*! \brief Returns floor(a / b) with the integer rules above (b == 0 gives 0). */
   template <typename T>
   static SHADE_XINLINE T Map(T a, T b) {
     if constexpr (std::is_same<T, bool>::value) {
@@ -192,6 +201,7 @@ struct floor_divide {
 struct remainder {
   /*! \brief The registry's cost (functor/op_registry.h). */
   static constexpr int kCost = OpCostOf(OpCode::kRemainder);
+  /*! \brief Returns a % b with the sign of b (integer b == 0 gives 0). */
   template <typename T>
   static SHADE_XINLINE T Map(T a, T b) {
     if constexpr (std::is_same<T, bool>::value) {
@@ -223,6 +233,10 @@ struct remainder {
 struct power {
   /*! \brief The registry's cost (functor/op_registry.h). */
   static constexpr int kCost = OpCostOf(OpCode::kPower);
+  /*!
+   * \brief Returns a ** b; throws shade::Error for a negative integer exponent of a signed integer
+   *  type.
+   */
   template <typename T>
   static SHADE_XINLINE T Map(T a, T b) {
     if constexpr (std::is_same<T, bool>::value) {
@@ -250,11 +264,13 @@ struct power {
 };
 /*! \brief NumPy's maximum: a NaN in either operand is the result. */
 struct maximum {
+  /*! \brief Returns the larger of a and b, or the NaN among them. */
   template <typename T>
   static SHADE_XINLINE T Map(T a, T b) {
     if (detail::IsNaN(b)) return b;
     return op::maximum::Map(a, b);  // keeps a NaN in a
   }
+  /*! \brief Lane-wise maximum; a NaN in b is the result (float lanes). */
   template <class D, class V>
   static HWY_INLINE V MapPacket(D d, V a, V b) {
     if constexpr (detail::kFloatLane<D>) {
@@ -266,11 +282,13 @@ struct maximum {
 };
 /*! \brief NumPy's minimum: a NaN in either operand is the result. */
 struct minimum {
+  /*! \brief Returns the smaller of a and b, or the NaN among them. */
   template <typename T>
   static SHADE_XINLINE T Map(T a, T b) {
     if (detail::IsNaN(b)) return b;
     return op::minimum::Map(a, b);
   }
+  /*! \brief Lane-wise minimum; a NaN in b is the result (float lanes). */
   template <class D, class V>
   static HWY_INLINE V MapPacket(D d, V a, V b) {
     if constexpr (detail::kFloatLane<D>) {
@@ -302,6 +320,8 @@ HWY_INLINE auto GeMask(V a, V b) {
 }
 }  // namespace detail
 
+/// Defines (internal; undefined after use) the comparison functor NAME: scalar form EXPR,
+/// packet form from the lane mask MASK.
 #define SHADE_NUMPY_COMPARE_(NAME, EXPR, MASK)                             \
   /*! \brief 1 where the comparison holds, else 0, in the compute type. */ \
   struct NAME {                                                            \
@@ -325,6 +345,7 @@ SHADE_NUMPY_COMPARE_(greater_equal, a >= b, detail::GeMask(a, b))
 
 /*! \brief a and b (operands already converted to bool). */
 struct logical_and {
+  /*! \brief Returns T(a && b). */
   template <typename T>
   static SHADE_XINLINE T Map(T a, T b) {
     return T(a && b);
@@ -332,6 +353,7 @@ struct logical_and {
 };
 /*! \brief a or b. */
 struct logical_or {
+  /*! \brief Returns T(a || b). */
   template <typename T>
   static SHADE_XINLINE T Map(T a, T b) {
     return T(a || b);
@@ -339,6 +361,7 @@ struct logical_or {
 };
 /*! \brief a xor b. */
 struct logical_xor {
+  /*! \brief Returns T(bool(a) != bool(b)). */
   template <typename T>
   static SHADE_XINLINE T Map(T a, T b) {
     return T(bool(a) != bool(b));
@@ -346,6 +369,7 @@ struct logical_xor {
 };
 /*! \brief not a. */
 struct logical_not {
+  /*! \brief Returns T(!a). */
   template <typename T>
   static SHADE_XINLINE T Map(T a) {
     return T(!a);
@@ -353,10 +377,12 @@ struct logical_not {
 };
 /*! \brief a & b (integers and bool). */
 struct bitwise_and {
+  /*! \brief Returns a & b. */
   template <typename T>
   static SHADE_XINLINE T Map(T a, T b) {
     return static_cast<T>(a & b);
   }
+  /*! \brief Lane-wise a & b (integer lanes only). */
   template <class D, class V, SHADE_PACKET_IF(detail::kIntLane<D>)>
   static HWY_INLINE V MapPacket(D, V a, V b) {
     return hn::And(a, b);
@@ -364,10 +390,12 @@ struct bitwise_and {
 };
 /*! \brief a | b. */
 struct bitwise_or {
+  /*! \brief Returns a | b. */
   template <typename T>
   static SHADE_XINLINE T Map(T a, T b) {
     return static_cast<T>(a | b);
   }
+  /*! \brief Lane-wise a | b (integer lanes only). */
   template <class D, class V, SHADE_PACKET_IF(detail::kIntLane<D>)>
   static HWY_INLINE V MapPacket(D, V a, V b) {
     return hn::Or(a, b);
@@ -375,10 +403,12 @@ struct bitwise_or {
 };
 /*! \brief a ^ b. */
 struct bitwise_xor {
+  /*! \brief Returns a ^ b. */
   template <typename T>
   static SHADE_XINLINE T Map(T a, T b) {
     return static_cast<T>(a ^ b);
   }
+  /*! \brief Lane-wise a ^ b (integer lanes only). */
   template <class D, class V, SHADE_PACKET_IF(detail::kIntLane<D>)>
   static HWY_INLINE V MapPacket(D, V a, V b) {
     return hn::Xor(a, b);
@@ -386,6 +416,7 @@ struct bitwise_xor {
 };
 /*! \brief ~a (not a for bool). */
 struct bitwise_not {
+  /*! \brief Returns ~a (!a for bool). */
   template <typename T>
   static SHADE_XINLINE T Map(T a) {
     if constexpr (std::is_same<T, bool>::value) {
@@ -394,6 +425,7 @@ struct bitwise_not {
       return static_cast<T>(~a);
     }
   }
+  /*! \brief Lane-wise ~a (integer lanes only). */
   template <class D, class V, SHADE_PACKET_IF(detail::kIntLane<D>)>
   static HWY_INLINE V MapPacket(D, V a) {
     return hn::Not(a);
@@ -402,6 +434,7 @@ struct bitwise_not {
 
 /*! \brief -a; signed integers wrap (-MIN == MIN), unsigned ones wrap modulo 2^n. */
 struct negative {
+  /*! \brief Returns -a (wrapping for integers). */
   template <typename T>
   static SHADE_XINLINE T Map(T a) {
     if constexpr (std::is_integral<T>::value) {
@@ -410,6 +443,7 @@ struct negative {
       return op::negation::Map(a);
     }
   }
+  /*! \brief Lane-wise -a (signed lanes only). */
   template <class D, class V, SHADE_PACKET_IF(packet::kIsSignedLane<hn::TFromD<D>>)>
   static HWY_INLINE V MapPacket(D d, V a) {
     return packet::Neg(d, a);
@@ -417,6 +451,7 @@ struct negative {
 };
 /*! \brief |a|; |MIN| == MIN for signed integers (two's complement, as NumPy). */
 struct abs {
+  /*! \brief Returns |a| (|MIN| == MIN for signed integers). */
   template <typename T>
   static SHADE_XINLINE T Map(T a) {
     if constexpr (detail::kSignedInt<T>) {
@@ -427,12 +462,15 @@ struct abs {
       return op::abs::Map(a);
     }
   }
+  /*! \brief Lane-wise |a| (signed lanes only). */
   template <class D, class V, SHADE_PACKET_IF(packet::kIsSignedLane<hn::TFromD<D>>)>
   static HWY_INLINE V MapPacket(D d, V a) {
     return packet::Abs(d, a);
   }
 };
 
+/// Defines (internal; undefined after use) the functor NAME: op::NAME's scalar form plus the
+/// packet form packet::PACKETFN for floating lanes.
 #define SHADE_NUMPY_MATH_(NAME, PACKETFN)                               \
   /*! \brief functor/op.h's op::NAME with packet.h's packet form. */    \
   struct NAME : op::NAME {                                              \
@@ -453,6 +491,7 @@ SHADE_NUMPY_MATH_(sigmoid, Sigmoid)
 
 /*! \brief max(a, 0) (functor/op.h's relu: NaN gives 0). */
 struct relu : op::relu {
+  /*! \brief Lane-wise max(a, 0). */
   template <class D, class V>
   static HWY_INLINE V MapPacket(D d, V a) {
     return packet::Relu(d, a);
@@ -462,6 +501,7 @@ struct relu : op::relu {
 struct sin {
   /*! \brief The registry's cost (functor/op_registry.h). */
   static constexpr int kCost = OpCostOf(OpCode::kSin);
+  /*! \brief Returns sin(a). */
   template <typename T>
   static SHADE_XINLINE T Map(T a) {
     return T(std::sin(static_cast<detail::MathT<T>>(a)));
@@ -471,6 +511,7 @@ struct sin {
 struct cos {
   /*! \brief The registry's cost (functor/op_registry.h). */
   static constexpr int kCost = OpCostOf(OpCode::kCos);
+  /*! \brief Returns cos(a). */
   template <typename T>
   static SHADE_XINLINE T Map(T a) {
     return T(std::cos(static_cast<detail::MathT<T>>(a)));
@@ -478,10 +519,12 @@ struct cos {
 };
 /*! \brief Largest integer <= a (floating types). */
 struct floor {
+  /*! \brief Returns floor(a). */
   template <typename T>
   static SHADE_XINLINE T Map(T a) {
     return T(std::floor(static_cast<detail::MathT<T>>(a)));
   }
+  /*! \brief Lane-wise floor(a) (floating lanes only). */
   template <class D, class V, SHADE_PACKET_IF(detail::kFloatLane<D>)>
   static HWY_INLINE V MapPacket(D, V a) {
     return hn::Floor(a);
@@ -489,10 +532,12 @@ struct floor {
 };
 /*! \brief Smallest integer >= a (floating types). */
 struct ceil {
+  /*! \brief Returns ceil(a). */
   template <typename T>
   static SHADE_XINLINE T Map(T a) {
     return T(std::ceil(static_cast<detail::MathT<T>>(a)));
   }
+  /*! \brief Lane-wise ceil(a) (floating lanes only). */
   template <class D, class V, SHADE_PACKET_IF(detail::kFloatLane<D>)>
   static HWY_INLINE V MapPacket(D, V a) {
     return hn::Ceil(a);
@@ -500,6 +545,7 @@ struct ceil {
 };
 /*! \brief Nearest integer, halves to even (NumPy's round / rint); integers unchanged. */
 struct round {
+  /*! \brief Returns a rounded to the nearest integer, halves to even. */
   template <typename T>
   static SHADE_XINLINE T Map(T a) {
     if constexpr (kIsFloating<T>) {
@@ -508,6 +554,7 @@ struct round {
       return a;
     }
   }
+  /*! \brief Lane-wise round half to even (floating lanes only). */
   template <class D, class V, SHADE_PACKET_IF(detail::kFloatLane<D>)>
   static HWY_INLINE V MapPacket(D, V a) {
     return hn::Round(a);
@@ -515,11 +562,13 @@ struct round {
 };
 /*! \brief -1, 0 or 1 by the sign of a; NaN stays NaN (NumPy), unlike functor/op.h's sign. */
 struct sign {
+  /*! \brief Returns -1, 0 or 1 by the sign of a; NaN for NaN. */
   template <typename T>
   static SHADE_XINLINE T Map(T a) {
     if (detail::IsNaN(a)) return a;
     return op::sign::Map(a);
   }
+  /*! \brief Lane-wise sign; NaN lanes stay NaN (signed lanes only). */
   template <class D, class V, SHADE_PACKET_IF(packet::kIsSignedLane<hn::TFromD<D>>)>
   static HWY_INLINE V MapPacket(D d, V a) {
     if constexpr (detail::kFloatLane<D>) {
@@ -531,10 +580,12 @@ struct sign {
 };
 /*! \brief min(max(a, lo), hi) with NaN propagation (np.clip). */
 struct clamp {
+  /*! \brief Returns min(max(a, lo), hi), NaN if any operand is NaN. */
   template <typename T>
   static SHADE_XINLINE T Map(T a, T lo, T hi) {
     return minimum::Map(maximum::Map(a, lo), hi);
   }
+  /*! \brief Lane-wise clamp through maximum and minimum's packet forms. */
   template <class D, class V>
   static HWY_INLINE V MapPacket(D d, V a, V lo, V hi) {
     return minimum::MapPacket(d, maximum::MapPacket(d, a, lo), hi);
@@ -543,6 +594,7 @@ struct clamp {
 
 /*! \brief x where cond else y (np.where; the dynamic kernel reads cond as bool). */
 struct where {
+  /*! \brief Returns x if cond is nonzero, else y. */
   template <typename T>
   static SHADE_XINLINE T Map(T cond, T x, T y) {
     return cond ? x : y;

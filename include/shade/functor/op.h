@@ -43,23 +43,26 @@ SHADE_XINLINE MathT<DType> M(DType a) {
 // The functors below share their shape; these macros write it once. SHADE_OP_PACKET1_/2_ add the
 // packet form forwarding to packet::`fn`, taking part in overload resolution only for lane types
 // T with `cond<T>` (packet/packet.h's protocol); the others add whole functors.
+/// Adds (internal) the unary packet form packet::fn, enabled for lane types T with cond<T>.
 #define SHADE_OP_PACKET1_(cond, fn)                                 \
   /*! \brief Packet form. */                                        \
   template <class D, class V, SHADE_PACKET_IF(cond<hn::TFromD<D>>)> \
   static HWY_INLINE V MapPacket(D d, V a) {                         \
     return packet::fn(d, a);                                        \
   }
+/// Adds (internal) the binary packet form packet::fn, enabled for lane types T with cond<T>.
 #define SHADE_OP_PACKET2_(cond, fn)                                 \
   /*! \brief Packet form. */                                        \
   template <class D, class V, SHADE_PACKET_IF(cond<hn::TFromD<D>>)> \
   static HWY_INLINE V MapPacket(D d, V a, V b) {                    \
     return packet::fn(d, a, b);                                     \
   }
+/// Adds (internal) kCost, the registry's cost of OpCode::code.
 #define SHADE_OP_COST_(code)                                                            \
   /*! \brief Packet work per element relative to an add (sets the threading grain): the \
    *  registry's cost of OpCode::code (functor/op_registry.h). */                       \
   static constexpr int kCost = OpCostOf(OpCode::code);
-// A unary functor whose scalar form is the expression `scalar` of a.
+/// Defines (internal) a unary functor whose scalar form is the expression `scalar` of a.
 #define SHADE_OP_UNARY_(name, scalar, cond, fn) \
   struct name {                                 \
     /*! \brief Scalar form. */                  \
@@ -69,7 +72,7 @@ SHADE_XINLINE MathT<DType> M(DType a) {
     }                                           \
     SHADE_OP_PACKET1_(cond, fn)                 \
   }
-// A binary functor whose scalar form is the expression `scalar` of a and b.
+/// Defines (internal) a binary functor whose scalar form is the expression `scalar` of a and b.
 #define SHADE_OP_BINARY_(name, scalar, cond, fn)       \
   struct name {                                        \
     /*! \brief Scalar form. */                         \
@@ -79,8 +82,8 @@ SHADE_XINLINE MathT<DType> M(DType a) {
     }                                                  \
     SHADE_OP_PACKET2_(cond, fn)                        \
   }
-// A C library function `cfn` computed in MathT (float for the 16-bit types), packet::`fn` for
-// float and double lanes.
+/// Defines (internal) the functor of C library function `cfn`, computed in MathT (float for
+/// the 16-bit types), with packet::`fn` for float and double lanes and the cost of `code`.
 #define SHADE_OP_MATH_(name, cfn, fn, code)                \
   struct name {                                            \
     /*! \brief Scalar form (the C library's, in MathT). */ \
@@ -214,8 +217,8 @@ struct sign {
 SHADE_OP_MATH_(log2, log2, Log2, kLog2);
 /*! \brief base-10 logarithm */
 SHADE_OP_MATH_(log10, log10, Log10, kLog10);
-// A C library function `cfn` of one (SHADE_OP_CMATH1_) or two operands, computed in MathT, without
-// a packet form.
+/// Defines (internal) the functor of the one-operand C library function `cfn`, computed in
+/// MathT, without a packet form.
 #define SHADE_OP_CMATH1_(name, cfn, code)                  \
   struct name {                                            \
     /*! \brief Scalar form (the C library's, in MathT). */ \
@@ -225,6 +228,8 @@ SHADE_OP_MATH_(log10, log10, Log10, kLog10);
     }                                                      \
     SHADE_OP_COST_(code)                                   \
   }
+/// Defines (internal) the functor of the two-operand C library function `cfn`, computed in
+/// MathT, without a packet form.
 #define SHADE_OP_CMATH2_(name, cfn, code)                  \
   struct name {                                            \
     /*! \brief Scalar form (the C library's, in MathT). */ \

@@ -20,15 +20,18 @@
 
 #include <cstdint>
 
-// X(CODE, NAME, ARITY, CATEGORY, DOMAIN, COST, FUNCTOR)
-//   CODE      the OpCode enumerator
-//   NAME      NumPy's name: OpName and the NDArray free function shade::NAME
-//   ARITY     1, 2 or 3 operands
-//   CATEGORY  the dtype rule (OpCategory: how operand and result dtypes are resolved)
-//   DOMAIN    the compute dtypes that have a kernel (OpDomain); others throw naming op and dtype
-//   COST      packet work per element relative to an add (OpCostOf; heavy at >= kHeavyOpCost)
-//   FUNCTOR   the functor inside namespace shade::op with the scalar and packet math
-// Order is the enumerators' order; new ops go at the end (the enumerator values stay stable).
+/// The registry: calls X(CODE, NAME, ARITY, CATEGORY, DOMAIN, COST, FUNCTOR) once per op.
+/// \verbatim
+/// X(CODE, NAME, ARITY, CATEGORY, DOMAIN, COST, FUNCTOR)
+///   CODE      the OpCode enumerator
+///   NAME      NumPy's name: OpName and the NDArray free function shade::NAME
+///   ARITY     1, 2 or 3 operands
+///   CATEGORY  the dtype rule (OpCategory: how operand and result dtypes are resolved)
+///   DOMAIN    the compute dtypes that have a kernel (OpDomain); others throw naming op and dtype
+///   COST      packet work per element relative to an add (OpCostOf; heavy at >= kHeavyOpCost)
+///   FUNCTOR   the functor inside namespace shade::op with the scalar and packet math
+/// \endverbatim
+/// Order is the enumerators' order; new ops go at the end (the enumerator values stay stable).
 // clang-format off
 #define SHADE_ELEMENTWISE_OPS(X)                                                       \
   X(kAdd,          add,           2, kArith,       kAny,     1, numpy::plus)          \
@@ -82,7 +85,7 @@
   X(kLogaddexp,    logaddexp,     2, kFloatBinary, kFloat,  20, logaddexp)            \
   X(kCopysign,     copysign,      2, kFloatBinary, kFloat,   1, copysign)
 
-// Other names of registered ops, each also an NDArray free function: X(CODE, NAME, ARITY).
+/// Other names of registered ops, each also an NDArray free function: X(CODE, NAME, ARITY).
 #define SHADE_ELEMENTWISE_OP_ALIASES(X) \
   X(kTrueDivide, divide,      2)        \
   X(kAbs,        abs,         1)        \
@@ -95,6 +98,7 @@ namespace shade {
 /*! \brief Every elementwise operation (one per registry entry, in registry order). */
 // clang-format off
 enum class OpCode : std::uint8_t {
+/// The enumerator of one registry entry (internal; undefined after use).
 #define SHADE_OP_ENUMERATOR_(CODE, ...) CODE,
   SHADE_ELEMENTWISE_OPS(SHADE_OP_ENUMERATOR_)
 #undef SHADE_OP_ENUMERATOR_
@@ -145,13 +149,12 @@ struct OpTraits {
 constexpr int kHeavyOpCost = 8;
 
 namespace detail {
-// Generated from the same list as OpCode, so row i is the entry of enumerator i.
-inline constexpr OpTraits kOpTraits[] = {
+/// The OpTraits row of one registry entry (internal; undefined after use).
 #define SHADE_OP_TRAITS_ROW_(CODE, NAME, ARITY, CATEGORY, DOMAIN, COST, FUNCTOR) \
   {OpCode::CODE, #NAME, ARITY, OpCategory::CATEGORY, OpDomain::DOMAIN, COST},
-    SHADE_ELEMENTWISE_OPS(SHADE_OP_TRAITS_ROW_)
+// Generated from the same list as OpCode, so row i is the entry of enumerator i.
+inline constexpr OpTraits kOpTraits[] = {SHADE_ELEMENTWISE_OPS(SHADE_OP_TRAITS_ROW_)};
 #undef SHADE_OP_TRAITS_ROW_
-};
 constexpr bool RowsMatchCodes() {
   for (int i = 0; i < static_cast<int>(OpCode::kNumOps); ++i) {
     if (static_cast<int>(kOpTraits[i].code) != i) return false;
