@@ -95,7 +95,8 @@ std::string MakeString(const Args&... args) {
   throw ::shade::Error(::caffe2::enforce_detail::MakeString(                                   \
       "[enforce fail at ", ::shade::detail::RelativeSourcePath(__FILE__), ':', __LINE__, "] ", \
       __VA_ARGS__))
-// Comparison enforcements: the message shows both values ("3 vs 4").
+/// Comparison enforcements (internal): throws shade::Error when `x op y` fails, the message
+/// showing both values ("3 vs 4") and the extra arguments.
 #define CAFFE_ENFORCE_OP_(x, y, op, ...)                                                    \
   do {                                                                                      \
     const auto& caffe_enforce_x_ = (x);                                                     \
@@ -119,12 +120,17 @@ std::string MakeString(const Args&... args) {
 #define CAFFE_ENFORCE_GT(x, y, ...) CAFFE_ENFORCE_OP_(x, y, >, __VA_ARGS__)
 /*! \brief Enforces x >= y. */
 #define CAFFE_ENFORCE_GE(x, y, ...) CAFFE_ENFORCE_OP_(x, y, >=, __VA_ARGS__)
-/*! \brief The _WITH_CALLER forms. */
+/*! \brief CAFFE_ENFORCE_EQ (caffe2's _WITH_CALLER form; no caller is recorded). */
 #define CAFFE_ENFORCE_EQ_WITH_CALLER(x, y, ...) CAFFE_ENFORCE_EQ(x, y, __VA_ARGS__)
+/*! \brief CAFFE_ENFORCE_NE (caffe2's _WITH_CALLER form; no caller is recorded). */
 #define CAFFE_ENFORCE_NE_WITH_CALLER(x, y, ...) CAFFE_ENFORCE_NE(x, y, __VA_ARGS__)
+/*! \brief CAFFE_ENFORCE_LT (caffe2's _WITH_CALLER form; no caller is recorded). */
 #define CAFFE_ENFORCE_LT_WITH_CALLER(x, y, ...) CAFFE_ENFORCE_LT(x, y, __VA_ARGS__)
+/*! \brief CAFFE_ENFORCE_LE (caffe2's _WITH_CALLER form; no caller is recorded). */
 #define CAFFE_ENFORCE_LE_WITH_CALLER(x, y, ...) CAFFE_ENFORCE_LE(x, y, __VA_ARGS__)
+/*! \brief CAFFE_ENFORCE_GT (caffe2's _WITH_CALLER form; no caller is recorded). */
 #define CAFFE_ENFORCE_GT_WITH_CALLER(x, y, ...) CAFFE_ENFORCE_GT(x, y, __VA_ARGS__)
+/*! \brief CAFFE_ENFORCE_GE (caffe2's _WITH_CALLER form; no caller is recorded). */
 #define CAFFE_ENFORCE_GE_WITH_CALLER(x, y, ...) CAFFE_ENFORCE_GE(x, y, __VA_ARGS__)
 
 namespace caffe2 {
@@ -398,12 +404,15 @@ struct Argument {
   /*! \brief The name. */
   const std::string& name() const { return name_; }
 
-  std::string name_, s_;
-  std::int64_t i_ = 0;
-  float f_ = 0;
-  bool has_i_ = false, has_f_ = false, has_s_ = false;
-  std::vector<std::int64_t> ints_;
-  std::vector<float> floats_;
+  std::string name_;                ///< The argument's name.
+  std::string s_;                   ///< The string value (valid when has_s_).
+  std::int64_t i_ = 0;              ///< The integer value (valid when has_i_).
+  float f_ = 0;                     ///< The float value (valid when has_f_).
+  bool has_i_ = false;              ///< Whether an integer value was set.
+  bool has_f_ = false;              ///< Whether a float value was set.
+  bool has_s_ = false;              ///< Whether a string value was set.
+  std::vector<std::int64_t> ints_;  ///< The integer list.
+  std::vector<float> floats_;       ///< The float list.
 };
 
 /*! \brief The protobuf OperatorDef's fields an operator reads. */
@@ -606,6 +615,7 @@ inline std::unique_ptr<OperatorBase> CreateOperator(const OperatorDef& def, Work
 namespace registry_detail {
 /*! \brief Registers a factory at static-initialisation time. */
 struct Registerer {
+  /*! \brief Adds factory `f` to CPUOperatorRegistry() under `name` (a later one replaces it). */
   template <typename Factory>
   Registerer(const char* name, Factory f) {
     CPUOperatorRegistry()[name] = std::move(f);

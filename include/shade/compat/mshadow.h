@@ -96,6 +96,7 @@ inline TransposeIndicesExp<SrcExp, DType, dimsrc, etype> transpose_indices(
 template <typename SrcExp, typename DType, int dimsrc, int etype>
 class Plan<TransposeIndicesExp<SrcExp, DType, dimsrc, etype>, DType> {
  public:
+  /*! \brief Builds the index plan and copies the stride arithmetic. */
   explicit Plan(const TransposeIndicesExp<SrcExp, DType, dimsrc, etype>& e)
       : src_indices_(MakePlan(e.src_indices_)),
         src_in_dst_stride_(e.src_in_dst_stride_),

@@ -703,7 +703,8 @@ void TensorCopy(Tensor<D>* dst, const Tensor<S>* src) {
 }  // namespace th
 }  // namespace shade
 
-// Per-tensor part of the APPLY macros: the cursor and TH's local names.
+/// Per-tensor part of the APPLY macros (internal): declares TENSOR's cursor and TH's local
+/// names TENSOR_data, TENSOR_size, TENSOR_stride and TENSOR_i.
 #define SHADE_TH_APPLY_DECLARE_(TYPE, TENSOR)                  \
   ::shade::th::ApplyCursor<TYPE> TENSOR##_cursor(TENSOR);      \
   TYPE* TENSOR##_data = TENSOR##_cursor.data;                  \
@@ -713,7 +714,7 @@ void TensorCopy(Tensor<D>* dst, const Tensor<S>* src) {
   static_cast<void>(TENSOR##_size);                            \
   static_cast<void>(TENSOR##_stride)
 
-// APPLY2/3: once TENSOR's section is walked, move it to its next one.
+/// APPLY2/3 (internal): once TENSOR's section is walked, moves it to its next one.
 #define SHADE_TH_APPLY_ADVANCE_(TENSOR)                                               \
   if (TENSOR##_i == TENSOR##_size) {                                                  \
     if (TENSOR##_cursor.dim == -1) break;                                             \
@@ -791,8 +792,8 @@ void TensorCopy(Tensor<D>* dst, const Tensor<S>* src) {
   }
 
 // ------------------------------------------------------------------------------ concrete names
-// Concrete THStorage / THTensor functions for one real type; every TH type gets them below.
-// The bodies forward to shade::th, which checks every argument.
+/// Defines (internal) the concrete THStorage / THTensor functions for real type R (C++ type T);
+/// every TH type gets them below. The bodies forward to shade::th, which checks every argument.
 #define SHADE_TH_DEFINE_REAL_(R, T)                                                                \
   typedef ::shade::th::Storage<T> TH##R##Storage;                                                  \
   typedef ::shade::th::Tensor<T> TH##R##Tensor;                                                    \
@@ -1121,7 +1122,8 @@ SHADE_TH_DEFINE_REAL_(Float, float)
 SHADE_TH_DEFINE_REAL_(Double, double)
 SHADE_TH_DEFINE_REAL_(Half, THHalf)
 
-// Size/stride storages and the cross-type copies need every type defined first.
+/// Defines (internal) R's size/stride storages and cross-type copies, which need every type
+/// defined first.
 #define SHADE_TH_DEFINE_REAL_2_(R, T)                                                              \
   inline THLongStorage* TH##R##Tensor_newSizeOf(TH##R##Tensor* t) {                                \
     const int nd = ::shade::th::NDimension(t);                                                     \
@@ -1190,14 +1192,21 @@ SHADE_TH_DEFINE_REAL_2_(Double, double)
 SHADE_TH_DEFINE_REAL_2_(Half, THHalf)
 
 // ------------------------------------------------------------------------------ generic names
-/*! \brief Token pasting after expansion (TH's TH_CONCAT_2/3/4). */
+/*! \brief The string literal "xy" of x and y after their expansion (TH's). */
 #define TH_CONCAT_STRING_2(x, y) TH_CONCAT_STRING_2_EXPAND(x, y)
+/*! \brief The string literal "xy" of x and y as written (no expansion). */
 #define TH_CONCAT_STRING_2_EXPAND(x, y) #x #y
+/*! \brief The token xy of x and y after their expansion (TH's). */
 #define TH_CONCAT_2(x, y) TH_CONCAT_2_EXPAND(x, y)
+/*! \brief The token xy of x and y as written (no expansion). */
 #define TH_CONCAT_2_EXPAND(x, y) x##y
+/*! \brief The token xyz after expansion (TH's). */
 #define TH_CONCAT_3(x, y, z) TH_CONCAT_3_EXPAND(x, y, z)
+/*! \brief The token xyz as written (no expansion). */
 #define TH_CONCAT_3_EXPAND(x, y, z) x##y##z
+/*! \brief The token xyzw after expansion (TH's). */
 #define TH_CONCAT_4(x, y, z, w) TH_CONCAT_4_EXPAND(x, y, z, w)
+/*! \brief The token xyzw as written (no expansion). */
 #define TH_CONCAT_4_EXPAND(x, y, z, w) x##y##z##w
 
 /*! \brief THTensor of the current `Real` (THFloatTensor when Real is Float). */

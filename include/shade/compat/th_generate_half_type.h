@@ -11,9 +11,13 @@
 #endif
 #include "shade/compat/th.h"
 
+/// The element type while the Half pass includes TH_GENERIC_FILE.
 #define real THHalf
+/// The wider accumulation type of the Half pass (TH's accreal).
 #define accreal float
+/// The type-name part of the Half pass (THHalfTensor, THHalfStorage).
 #define Real Half
+/// Defined only during the Half pass, for `#ifdef` in the generic file.
 #define TH_REAL_IS_HALF
 #include TH_GENERIC_FILE
 #undef real
