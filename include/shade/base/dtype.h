@@ -41,6 +41,7 @@ enum TypeFlag : int {
 template <typename T>
 struct DataType;
 
+/// Defines (internal; undefined after use) DataType<T> with flag FLAG and NumPy name NAME.
 #define SHADE_DEFINE_DATATYPE_(T, FLAG, NAME)  \
   template <>                                  \
   struct DataType<T> {                         \
@@ -63,10 +64,13 @@ SHADE_DEFINE_DATATYPE_(std::uint32_t, kUint32, "uint32")
 SHADE_DEFINE_DATATYPE_(std::uint64_t, kUint64, "uint64")
 #undef SHADE_DEFINE_DATATYPE_
 
-/*! \brief Carries a type through a generic lambda: `[](auto tag) { using T = typename
- * decltype(tag)::type; }`. */
+/*!
+ * \brief Carries a type through a generic lambda, which recovers it as the member `type` of
+ *  `decltype(tag)`.
+ */
 template <typename T>
 struct TypeTag {
+  /*! \brief The carried type. */
   using type = T;
 };
 

@@ -26,19 +26,22 @@
 extern "C" {
 /*! \brief DLPack ABI version (DLPack 1.0 layout). */
 typedef struct {
-  uint32_t major;
-  uint32_t minor;
+  uint32_t major; /*!< Major version; a change breaks the ABI. */
+  uint32_t minor; /*!< Minor version; additions that keep the ABI. */
 } DLPackVersion;
 
 /*! \brief DLPack 1.x managed tensor: version and flags ahead of the tensor (DLPack 1.0 layout). */
 typedef struct DLManagedTensorVersioned {
-  DLPackVersion version;
-  void* manager_ctx;
+  DLPackVersion version; /*!< The DLPack version the producer wrote this struct for. */
+  void* manager_ctx;     /*!< The producer's context (owner of the memory); opaque to consumers. */
+  /*! \brief Called by the consumer once it is done with the tensor, to free it (may be null). */
   void (*deleter)(struct DLManagedTensorVersioned* self);
-  uint64_t flags;
-  DLTensor dl_tensor;
+  uint64_t flags;     /*!< DLPACK_FLAG_BITMASK_* bits (read-only, is-copied). */
+  DLTensor dl_tensor; /*!< The tensor: data, device, ndim, dtype, shape, strides, byte offset. */
 } DLManagedTensorVersioned;
 }
+/*! \brief Defined (as 1) when this header declared the DLPack 1.0 structs itself, because the
+ *  dlpack.h found predates them. */
 #define SHADE_DLPACK_DECLARES_VERSIONED 1
 #endif
 
@@ -56,8 +59,10 @@ namespace io {
 
 /*! \brief DLPack type code of bool (kDLBool = 6 since DLPack 0.8; absent from 0.6's enum). */
 constexpr std::uint8_t kDLPackBoolCode = 6;
-/*! \brief The DLPack version shade's versioned exports declare. */
-constexpr std::uint32_t kDLPackMajor = 1, kDLPackMinor = 0;
+/*! \brief The DLPack major version shade's versioned exports declare. */
+constexpr std::uint32_t kDLPackMajor = 1;
+/*! \brief The DLPack minor version shade's versioned exports declare. */
+constexpr std::uint32_t kDLPackMinor = 0;
 
 /*! \brief The DLPack dtype of a shade dtype flag; throws for an unknown flag. */
 DLDataType ToDLDataType(int type_flag);

@@ -75,8 +75,8 @@ struct StridedTile {
   std::array<index_t, N> row_stride;
   /*! \brief Byte stride between columns (the run direction), per operand. */
   std::array<index_t, N> col_stride;
-  /*! \brief Rows and columns of the block. */
-  index_t rows, cols;
+  index_t rows;  ///< Rows of the block.
+  index_t cols;  ///< Columns of the block.
 };
 
 namespace detail {

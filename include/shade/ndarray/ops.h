@@ -30,17 +30,22 @@ namespace shade {
 // e.g. add, true_divide (alias divide), absolute (alias abs), exp, log2, arctan2, hypot, invert
 // (alias bitwise_not), where(cond, x, y), clip (alias clamp)(a, lo, hi).
 
+/// Declares (internal; undefined after use) unary NAME: lazy and out= forms.
 #define SHADE_DECLARE_ELEMENTWISE_OP_1_(NAME) \
   Expr NAME(Expr a);                          \
   const NDArray& NAME(Expr a, const NDArray& out);
+/// Declares (internal; undefined after use) binary NAME: lazy and out= forms.
 #define SHADE_DECLARE_ELEMENTWISE_OP_2_(NAME) \
   Expr NAME(Expr a, Expr b);                  \
   const NDArray& NAME(Expr a, Expr b, const NDArray& out);
+/// Declares (internal; undefined after use) ternary NAME: lazy and out= forms.
 #define SHADE_DECLARE_ELEMENTWISE_OP_3_(NAME) \
   Expr NAME(Expr a, Expr b, Expr c);          \
   const NDArray& NAME(Expr a, Expr b, Expr c, const NDArray& out);
+/// Declares (internal; undefined after use) the functions of one registry entry.
 #define SHADE_DECLARE_REGISTRY_OP_(CODE, NAME, ARITY, ...) \
   SHADE_DECLARE_ELEMENTWISE_OP_##ARITY##_(NAME)
+/// Declares (internal; undefined after use) the functions of one alias.
 #define SHADE_DECLARE_ALIAS_OP_(CODE, NAME, ARITY) SHADE_DECLARE_ELEMENTWISE_OP_##ARITY##_(NAME)
 SHADE_ELEMENTWISE_OPS(SHADE_DECLARE_REGISTRY_OP_)
 SHADE_ELEMENTWISE_OP_ALIASES(SHADE_DECLARE_ALIAS_OP_)

@@ -31,6 +31,7 @@
 // Highway 1.0.3 misdetects AVX3_DL as unattainable when it is the compile baseline (it tests an
 // undefined macro) and then stops with an #error; asking for it explicitly avoids that.
 #ifndef HWY_WANT_AVX3_DL
+/// Asks Highway for its AVX3_DL target (see above); define it before including to override.
 #define HWY_WANT_AVX3_DL 1
 #endif
 #include <hwy/highway.h>

@@ -975,6 +975,8 @@ void SetEnv(const char* key, ValueType value) {
 /*! \brief Makes AliasName another key for FieldName. */
 #define SHADE_DECLARE_ALIAS(FieldName, AliasName) manager->manager.AddAlias(#FieldName, #AliasName)
 
+/// Pastes the tokens a, b and c (internal: names the registration flag SHADE_REGISTER_PARAMETER
+/// defines).
 #define SHADE_PARAM_CAT_(a, b, c) a##b##c
 
 /*! \brief Defines PType's manager (in exactly one .cc file). PType must be unqualified. */

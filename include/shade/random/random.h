@@ -8,7 +8,7 @@
  * in row-major order, are cut into fixed chunks of kRandomChunk, and chunk c of call k uses its
  * own std::mt19937_64 seeded from (seed, k, c). So the values depend only on the seed, the
  * sequence of calls and the shapes: never on the thread count, the row padding or the machine's
- * scheduling. The distributions are the standard library's (<random>), evaluated in double and
+ * scheduling. The distributions are the standard library's (`<random>`), evaluated in double and
  * rounded to DType; a float uniform that rounds up to b is moved below b, keeping [a, b).
  */
 #ifndef SHADE_RANDOM_RANDOM_H_

@@ -25,10 +25,13 @@ struct Shape {
   /*! \brief Extents, outermost first. */
   index_t shape_[kDimension];
 
+  /*! \brief Leaves the extents uninitialised (as mshadow's Shape; set them before use). */
   SHADE_XINLINE Shape() {}
+  /*! \brief Copies the extents of s. */
   SHADE_XINLINE Shape(const Shape<kDimension>& s) {
     for (int i = 0; i < kDimension; ++i) shape_[i] = s.shape_[i];
   }
+  /*! \brief Copies the extents of s; returns *this. */
   SHADE_XINLINE Shape& operator=(const Shape<kDimension>& s) {
     for (int i = 0; i < kDimension; ++i) shape_[i] = s.shape_[i];
     return *this;
