@@ -237,7 +237,7 @@ def tables(rows, repo):
         if k == 'macro':
             return {'MSHADOW_CUDA_CALL': 'GPU-only: wraps a CUDA runtime call',
                     'noexcept': 'MSVC < 2015 only', 'rand_r': 'Windows only',
-                    'MSHADOW_SCALAR_': 'not a name after the include: tensor.h #undefs it'}.get(
+                    'MSHADOW_SCALAR_': 'not a name after the include: tensor.h undefines it'}.get(
                         q, 'internal: helper macro that writes the members of mshadow\'s own half_t/half2_t class')
         if q == 'mshadow::expr::RValueExp::__assign': return 'not provided: reserved identifier (leading __); operator= / += ... have its behaviour'
         if q in ('mshadow::expr::BroadcastWithMultiAxesExp', 'mshadow::expr::MirroringExp', 'mshadow::expr::SwapAxisExp'):
