@@ -387,7 +387,7 @@ TEST(Packet, ExpTanhFloatEdges) {
 
 // Every float in [-104, 89] (the range where exp neither overflows nor underflows to 0, and a
 // superset of tanh's unsaturated [-9, 9]) for both functions, ~2.2e9 arguments: minutes, so only
-// with SHADE_EXHAUSTIVE=1. The measured maxima are in docs/kernel-layer.md "Math accuracy".
+// with SHADE_EXHAUSTIVE=1. The measured maxima are in docs/design/kernel-layer.md "Math accuracy".
 TEST(Packet, ExpTanhFloatExhaustive) {
   const char* env = std::getenv("SHADE_EXHAUSTIVE");
   if (env == nullptr || std::string(env) != "1") GTEST_SKIP() << "set SHADE_EXHAUSTIVE=1";

@@ -26,7 +26,7 @@ if [ -n "$sanitize" ]; then
 elif [ "${SHADE_COMPILER:-gcc}" = clang ]; then
   # The clang build is also the portable one (no -march=native): its NDArray kernels are
   # compiled per SIMD target and chosen at run time, and ctest runs the dynamic-op tests once
-  # per target (docs/kernel-layer.md).
+  # per target (docs/design/kernel-layer.md).
   build_dir=build-clang
   opt_flags=(-DSHADE_TEST_ALL_TARGETS=OFF -DSHADE_NATIVE=OFF)
 else

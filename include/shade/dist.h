@@ -265,7 +265,7 @@ class BucketedAllreduce {
   std::size_t num_buckets() const { return buckets_.size(); }
   /*! \brief Bucket of array i. */
   std::size_t bucket_of(std::size_t i) const;
-  /*! \brief 1 MiB: the bucket that the alpha-beta model of docs/distributed.md recommends. */
+  /*! \brief 1 MiB: the bucket the alpha-beta model of docs/design/distributed.md recommends. */
   static constexpr std::size_t kDefaultBucketBytes = std::size_t{1} << 20;
 
  private:

@@ -11,7 +11,7 @@
  * (scalar `Map`, optional packet `MapPacket`), in functor/op.h or functor/numpy.h; the
  * static front end uses it as `F<op::FUNCTOR>(...)`.
  *
- * Adding an op = one entry below + its functor + tests + a row in docs/dynamic-ops.md.
+ * Adding an op = one entry below + its functor + tests + a row in docs/design/dynamic-ops.md.
  *
  * This header only defines macros, enums and constexpr tables; it includes nothing of shade.
  */

@@ -3,7 +3,7 @@
  * \brief NumPy 2 (NEP 50) type promotion over shade's dtypes, weak Python-like scalars, the
  *  casting rules (`safe`, `same_kind`) and the float type a unary math function picks.
  *
- * The table is written out in docs/dynamic-ops.md. bfloat16 (absent from NumPy) follows the
+ * The table is written out in docs/design/dynamic-ops.md. bfloat16 (absent from NumPy) follows the
  * rule NumPy applies to float16, since both hold every 8-bit integer exactly and no wider one:
  * bf16 with bool/int8/uint8 gives bf16, with 16-bit integers float32, with wider integers
  * float64; bf16 with float16 gives float32 (as PyTorch does), with float32/64 the wider one.

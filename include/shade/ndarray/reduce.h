@@ -1,7 +1,7 @@
 /*!
  * \file reduce.h
  * \brief Reductions of NDArrays over any set of axes, with NumPy's semantics: sum, mean, prod,
- *  max, min, argmax, argmin, all, any, var, std (docs/dynamic-ops.md, "Reductions").
+ *  max, min, argmax, argmin, all, any, var, std (docs/design/dynamic-ops.md, "Reductions").
  *
  * Result dtypes follow NumPy: sum/prod of bool and signed integers give int64, of unsigned
  * integers uint64, floats keep theirs; mean/var/std of bool and integers give float64, floats keep

@@ -13,7 +13,7 @@
  * front end (src/ndarray: op tiles, casts, the register program, reductions, transposes) are
  * built once per x86 target in a portable build (SHADE_NATIVE=OFF: SSE4, AVX2, AVX-512 and the
  * baseline) and chosen at run time from the CPU (src/ndarray/simd_dispatch.cc); a native build
- * compiles them once for -march=native. docs/kernel-layer.md records the measurements.
+ * compiles them once for -march=native. docs/design/kernel-layer.md records the measurements.
  *
  * ## Packet protocol of an elementwise functor
  * An `op::` functor is a struct with a scalar form
@@ -242,7 +242,7 @@ HWY_INLINE V Rsqrt(D d, V a) {
   return hn::Div(hn::Set(d, T(1)), hn::Sqrt(a));
 }
 namespace detail {
-// Float exp and tanh, derived here (docs/kernel-layer.md "Math accuracy" has the measured ulp).
+// Float exp and tanh, derived here (docs/design/kernel-layer.md "Math accuracy" has the measured ulp).
 // Both reduce x = n ln2 + r with |r| <= ln2/2 and evaluate e^r as 1 + r + r^2 Q(r), Q a degree-4
 // minimax fit of (e^r - 1 - r) / r^2 for relative error (3.1e-9 before coefficient rounding,
 // fitted with Lawson's iteration in double; the script's output is quoted in RESULTS.md).

@@ -51,7 +51,7 @@ void BatchGemm(bool trans_a, bool trans_b, index_t batch, index_t m, index_t n, 
 
 /*!
  * \brief The engine Gemm dispatches float/double products to: "cblas" (the BLAS found by CMake)
- *  or "eigen" (Eigen's GEMM, chosen when it measured faster: see docs/kernel-layer.md).
+ *  or "eigen" (Eigen's GEMM, chosen when it measured faster: see docs/design/kernel-layer.md).
  *  The environment variable SHADE_GEMM=cblas|eigen, read once, overrides the choice.
  */
 const char* GemmEngineName();

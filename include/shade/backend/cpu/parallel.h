@@ -83,7 +83,7 @@ void ParallelForThreads(index_t begin, index_t end, index_t grain, F& fn) {
  */
 /*!
  * \brief THE grain: elements under which an elementwise kernel stays on the calling thread.
- *  Measured (docs/kernel-layer.md, "Threading grain"): below ~2^15 floats the OpenMP
+ *  Measured (docs/design/kernel-layer.md, "Threading grain"): below ~2^15 floats the OpenMP
  *  fork/join costs more than splitting an add saves. Every element loop derives its grain from
  *  this and kMathGrain (GrainForCost), never from a literal.
  */
