@@ -45,7 +45,7 @@ CBLAS_TRANSPOSE Trans(bool t) {
   return t ? CblasTrans : CblasNoTrans;
 }
 
-// The GEMM engine, chosen once from measurements (docs/design/kernel-layer.md): on a CPU compiled for
+// The GEMM engine, chosen once from measurements (docs/design/kernel-layer.md): on a CPU built for
 // AVX-512, Eigen's own GEMM is ~1.4x faster than OpenBLAS running its Haswell kernels (which
 // OPENBLAS_CORETYPE=Haswell forces, as tests/CI do), while OpenBLAS's own AVX-512 kernels beat
 // Eigen by ~1.3x. So: Eigen when available, AVX-512 is compiled in, and OpenBLAS reports a

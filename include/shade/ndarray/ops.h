@@ -1,7 +1,7 @@
 /*!
  * \file ops.h
  * \brief Elementwise operations on NDArrays with NumPy semantics: broadcasting, NEP 50 type
- *  promotion (promotion.h), lazy fused evaluation (lazy.h). docs/design/dynamic-ops.md has the rules.
+ *  promotion (promotion.h), lazy fused evaluation (lazy.h); rules: docs/design/dynamic-ops.md.
  *
  * Every function and operator below returns an `Expr` (nothing is computed yet); operands are
  * NDArrays, other Exprs or C++ scalars (weak, like Python scalars: `a + 1` keeps a's dtype).
@@ -23,8 +23,8 @@
 
 namespace shade {
 
-// One function per registry entry (functor/op_registry.h: its NumPy name, arity and rule; the
-// table in docs/design/dynamic-ops.md says what each computes) and per alias, each with its out= form:
+// One function per registry entry (functor/op_registry.h: its NumPy name, arity and rule;
+// docs/design/dynamic-ops.md says what each computes) and per alias, each with its out= form:
 //   Expr NAME(Expr a[, Expr b[, Expr c]]);      lazy
 //   const NDArray& NAME(a[, b[, c]], out);      evaluated into out (out=); returns out
 // e.g. add, true_divide (alias divide), absolute (alias abs), exp, log2, arctan2, hypot, invert

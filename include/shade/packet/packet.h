@@ -242,7 +242,7 @@ HWY_INLINE V Rsqrt(D d, V a) {
   return hn::Div(hn::Set(d, T(1)), hn::Sqrt(a));
 }
 namespace detail {
-// Float exp and tanh, derived here (docs/design/kernel-layer.md "Math accuracy" has the measured ulp).
+// Float exp and tanh, derived here (docs/design/kernel-layer.md "Math accuracy": the measured ulp).
 // Both reduce x = n ln2 + r with |r| <= ln2/2 and evaluate e^r as 1 + r + r^2 Q(r), Q a degree-4
 // minimax fit of (e^r - 1 - r) / r^2 for relative error (3.1e-9 before coefficient rounding,
 // fitted with Lawson's iteration in double; the script's output is quoted in RESULTS.md).
