@@ -28,6 +28,7 @@
 #include "shade/base/index.h"
 #include "shade/compat/mshadow_base.h"
 #include "shade/compat/mshadow_complex.h"
+#include "shade/compat/mshadow_packet.h"
 #include "shade/expr/expression.h"
 #include "shade/shape/shape.h"
 #include "shade/shape/tshape.h"
@@ -84,6 +85,23 @@ struct TransposeIndicesExp : public MakeTensorExp<TransposeIndicesExp<SrcExp, DT
     for (int i = 0; i < dimsrc; ++i) src_in_dst_stride_[axes[i]] = dst_stride[i];
   }
 };
+/*!
+ * \brief mshadow's node of broadcast_multi_axes / broadcast_to: shade's broadcast node with equal
+ *  source and result ranks (so the same type as broadcast_keepdim's, which mshadow keeps
+ *  apart). Build it through those functions.
+ */
+template <typename SrcExp, typename DType, int dimsrc>
+using BroadcastWithMultiAxesExp = BroadcastWithAxisExp<SrcExp, DType, dimsrc, dimsrc>;
+/*! \brief mshadow's node of mirror: shade's flip of the last dimension (`MirroringExp(src)`
+ *  builds it, as in mshadow). */
+template <typename SrcExp, typename DType, int srcdim>
+using MirroringExp = FlipExp<SrcExp, DType, srcdim>;
+/*!
+ * \brief mshadow's node of swapaxis<a1, a2>: shade's permutation node, whose axes are chosen at
+ *  run time, so m_a1 and a2 do not tell types apart. Build it through swapaxis.
+ */
+template <typename SrcExp, typename DType, int dimsrc, int m_a1, int a2>
+using SwapAxisExp = TransposeExExp<SrcExp, DType, dimsrc>;
 /*! \brief `transpose_indices(idx, src_shape, axes)` (mshadow's extension/transpose.h). */
 template <typename SrcExp, typename DType, int dimsrc, int etype>
 inline TransposeIndicesExp<SrcExp, DType, dimsrc, etype> transpose_indices(
