@@ -6,6 +6,7 @@
 // throws) and shade's deliberate differences.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <fstream>
 #include <iterator>
@@ -230,6 +231,19 @@ TEST(CompatMshadowProbe, HalfBitsMembersAndMacros) {
   out3 = 5.0f;
   mshadow::MapReduceKeepHighDim<mshadow::sv::plusto, mshadow::red::sum, 1>(&out3, none);
   EXPECT_EQ(out3[2], 5.0f);
+  // Keeping the last dimension (mshadow reads past the rows there) reduces over the rows,
+  // against a reference loop over a padded source.
+  mshadow::TensorContainer<mshadow::cpu, 3, float> src(mshadow::Shape3(2, 4, 3));
+  for (mshadow::index_t i = 0; i < 2; ++i)
+    for (mshadow::index_t j = 0; j < 4; ++j)
+      for (mshadow::index_t k = 0; k < 3; ++k) src[i][j][k] = float((i * 5 + j * 3 + k * 7) % 11);
+  mshadow::MapReduceKeepHighDim<mshadow::sv::saveto, mshadow::red::maximum, 2>(&out3, src, 2.0f);
+  for (mshadow::index_t k = 0; k < 3; ++k) {
+    float want = -1.0f;
+    for (mshadow::index_t i = 0; i < 2; ++i)
+      for (mshadow::index_t j = 0; j < 4; ++j) want = std::max(want, src[i][j][k]);
+    EXPECT_EQ(out3[k], 2.0f * want) << k;
+  }
 }
 
 // The configuration macros describe shade's build; the helper and logging macros expand.

@@ -213,6 +213,25 @@ class alignas(2) half_t {
   half_t(const half_t& a) : half_(a.half_) {}
 };
 static_assert(sizeof(half_t) == 2, "mshadow's half_t must be 2 bytes");
+}  // namespace half
+}  // namespace mshadow
+
+// Before anything (the operators below, half2_t) asks whether a type is a 16-bit float.
+namespace shade {
+/*! \brief mshadow's half_t is a float16 (a 16-bit float to shade's kernels). */
+template <>
+constexpr bool kIsFloat16<::mshadow::half::half_t> = true;
+/*! \brief mshadow's half_t has the float16 flag. */
+template <>
+struct DataType<::mshadow::half::half_t> {
+  static constexpr int kFlag = kFloat16;           //!< the dtype flag
+  static constexpr int kLanes = 1;                 //!< one value
+  static constexpr const char* kName = "float16";  //!< printed name
+};
+}  // namespace shade
+
+namespace mshadow {
+namespace half {
 
 // mshadow's namespace-level operators: half_t with half_t, and with any number on either side.
 #define MSHADOW_COMPAT_HALF_OPERATOR_(RTYPE, OP)                             \
@@ -351,16 +370,6 @@ const int default_layout_5d = ::shade::kNCDHW;
 }  // namespace mshadow
 
 namespace shade {
-/*! \brief mshadow's half_t is a float16 (a 16-bit float to shade's kernels). */
-template <>
-constexpr bool kIsFloat16<::mshadow::half::half_t> = true;
-/*! \brief mshadow's half_t has the float16 flag. */
-template <>
-struct DataType<::mshadow::half::half_t> {
-  static constexpr int kFlag = kFloat16;           //!< the dtype flag
-  static constexpr int kLanes = 1;                 //!< one value
-  static constexpr const char* kName = "float16";  //!< printed name
-};
 /*! \brief half2_t's flag is kFloat16 with two lanes (mshadow's DataType<half2_t>). */
 template <>
 struct DataType<::mshadow::half::half2_t> {

@@ -113,6 +113,7 @@ struct Packet<DType, kPlain> {
   static constexpr ::shade::index_t size = 1;
   /*! \brief The element. */
   DType data_;
+  /*! \brief Uninitialised lanes, as in mshadow. */
   Packet() {}
   /*! \brief A packet holding data. */
   explicit Packet(DType data) : data_(data) {}
@@ -166,6 +167,7 @@ struct Packet<float, kSSE2> {
   static constexpr ::shade::index_t size = 4;
   /*! \brief The register. */
   __m128 data_;
+  /*! \brief Uninitialised lanes, as in mshadow. */
   Packet() {}
   /*! \brief A packet holding data. */
   explicit Packet(__m128 data) : data_(data) {}
@@ -195,6 +197,7 @@ struct Packet<double, kSSE2> {
   static constexpr ::shade::index_t size = 2;
   /*! \brief The register. */
   __m128d data_;
+  /*! \brief Uninitialised lanes, as in mshadow. */
   Packet() {}
   /*! \brief A packet holding data. */
   explicit Packet(__m128d data) : data_(data) {}
