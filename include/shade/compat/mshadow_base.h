@@ -233,7 +233,8 @@ struct DataType<::mshadow::half::half_t> {
 namespace mshadow {
 namespace half {
 
-// mshadow's namespace-level operators: half_t with half_t, and with any number on either side.
+/*! \brief Writes mshadow's namespace-level operator OP: half_t with half_t, and with any number
+ *  on either side, giving RTYPE (undefined again below). */
 #define MSHADOW_COMPAT_HALF_OPERATOR_(RTYPE, OP)                             \
   /*! \brief Computed in float; the result is RTYPE (half_t rounds once). */ \
   inline RTYPE operator OP(half_t a, half_t b) {                             \

@@ -265,7 +265,8 @@ struct PacketOp {
   /*! \brief No packet form. */
   static const bool kEnabled = false;
 };
-// The binary functors with a packet form: one specialisation each, mapping to the operator.
+/*! \brief Writes the PacketOp of a binary functor with a packet form: the packets' OPERATOR
+ *  (undefined again below). */
 #define MSHADOW_COMPAT_PACKET_OP_(FUNCTOR, OPERATOR)                 \
   /*! \brief The packet form of FUNCTOR. */                          \
   template <typename DType, PacketArch Arch>                         \
