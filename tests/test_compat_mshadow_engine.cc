@@ -254,8 +254,8 @@ TEST(CompatMshadowEngine, LoggingMacros) {
   EXPECT_NE(captured.str().find(": Ignore CUDA Error boom\n"), std::string::npos) << captured.str();
   dmlc::InitLogging("test");
   EXPECT_EQ(std::string(dmlc::DateLogger().HumanDate()).size(), 8u);
-  // half_t's unary plus and mshadow's limits namespace.
-  const mshadow::half::half_t h(2.5f);
+  // half_t's unary plus (a non-const member, as mshadow's) and mshadow's limits namespace.
+  mshadow::half::half_t h(2.5f);
   EXPECT_EQ((+h).half_, h.half_);
   EXPECT_EQ(mshadow::red::limits::MaxValue<int8_t>(), 127);
 }

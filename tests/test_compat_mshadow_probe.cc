@@ -6,6 +6,7 @@
 // throws) and shade's deliberate differences.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <fstream>
 #include <iterator>
@@ -44,6 +45,77 @@ TEST(CompatMshadowProbe, PrintsWhatMshadowPrinted) {
   for (std::size_t i = 0; i < want.size(); ++i) EXPECT_EQ(got[i], want[i]) << "line " << i + 1;
   // SaveBinary's bytes, byte for byte (32-bit extents, unpadded rows).
   EXPECT_EQ(bytes, ReadFile(kData + "mshadow_savebinary.bin"));
+}
+
+// Issue 17's part of the probe: half_t's mixed arithmetic, the reducers' initial values and
+// Random's numbers, as mshadow printed them (tests/data/compat/mshadow_probe_more.txt).
+TEST(CompatMshadowProbe, HalfReducersRandomPrintWhatMshadowPrinted) {
+  std::ostringstream os;
+  mshadow_probe::RunMore(os);
+  const std::vector<std::string> got = Lines(os.str());
+  const std::vector<std::string> want = Lines(ReadFile(kData + "mshadow_probe_more.txt"));
+  ASSERT_EQ(got.size(), want.size()) << os.str();
+  for (std::size_t i = 0; i < want.size(); ++i) EXPECT_EQ(got[i], want[i]) << "line " << i + 1;
+}
+
+// mshadow's operator templates: the result types, for every operand type the probe cannot list.
+template <typename T>
+void ExpectHalfMixes() {
+  using mshadow::half::half_t;
+  half_t h(2.5f);
+  const T v = T(2);
+  static_assert(std::is_same<decltype(h + v), half_t>::value, "");
+  static_assert(std::is_same<decltype(v - h), half_t>::value, "");
+  static_assert(std::is_same<decltype(h * v), half_t>::value, "");
+  static_assert(std::is_same<decltype(v / h), half_t>::value, "");
+  static_assert(std::is_same<decltype(h < v), bool>::value, "");
+  static_assert(std::is_same<decltype(v >= h), bool>::value, "");
+  static_assert(std::is_same<decltype(h == v), bool>::value, "");
+  static_assert(std::is_same<decltype(h += v), half_t>::value, "");
+  EXPECT_EQ(float(h + v), 4.5f);
+  EXPECT_EQ(float(v - h), -0.5f);
+  EXPECT_EQ(float(h * v), 5.0f);
+  EXPECT_EQ(float(v / h), 0.8f == float(half_t(0.8f)) ? 0.8f : float(half_t(0.8f)));
+  EXPECT_TRUE(v < h);
+}
+
+TEST(CompatMshadowProbe, HalfOperatorTemplates) {
+  using mshadow::half::half_t;
+  ExpectHalfMixes<float>();
+  ExpectHalfMixes<double>();
+  ExpectHalfMixes<int>();
+  ExpectHalfMixes<std::int64_t>();
+  ExpectHalfMixes<std::uint8_t>();
+  static_assert(std::is_same<decltype(half_t() + half_t()), half_t>::value, "");
+  const half_t c(1.0f);
+  static_assert(std::is_same<decltype(-c), float>::value, "const: the built-in minus of float");
+  half_t m(1.0f);
+  static_assert(std::is_same<decltype(-m), half_t>::value, "");
+  // Rounded once to half: 1 + 2^-12 is not a half, 1 + 2^-10 is.
+  EXPECT_EQ((half_t(1.0f) + 0x1p-12f).half_, 0x3c00);
+  EXPECT_EQ((half_t(1.0f) + 0x1p-10f).half_, 0x3c01);
+  // shade's own half_t keeps NumPy's promotion: half with float gives float.
+  static_assert(std::is_same<decltype(shade::half_t(1.0f) + 1.0f), float>::value, "");
+  EXPECT_EQ(shade::half_t(1.0f) + 0x1p-12f, 1.0f + 0x1p-12f);
+  // MXNet's bfloat.h operators: bf16_t with bf16_t gives bf16_t, with float or an integer
+  // float, with double double (computed in that type): shade's bf16_t already does that.
+  using mshadow::bfloat::bf16_t;
+  static_assert(std::is_same<decltype(bf16_t(1.0f) + bf16_t(2.0f)), bf16_t>::value, "");
+  static_assert(std::is_same<decltype(bf16_t(1.0f) * 2.0f), float>::value, "");
+  static_assert(std::is_same<decltype(2.0 - bf16_t(1.0f)), double>::value, "");
+  static_assert(std::is_same<decltype(bf16_t(1.0f) / std::int64_t{3}), float>::value, "");
+  static_assert(std::is_same<decltype(std::uint8_t{3} < bf16_t(1.0f)), bool>::value, "");
+  EXPECT_EQ(bf16_t(1.0f) + 0x1p-12f, 1.0f + 0x1p-12f);
+  EXPECT_EQ(2.0 - bf16_t(1.0f), 1.0);
+  // The two types convert bit for bit, and mshadow's half_t tensors carry the float16 flag.
+  EXPECT_EQ(shade::half_t(half_t(0.1f)).bits_, half_t(0.1f).half_);
+  EXPECT_EQ(mshadow::DataType<half_t>::kFlag, mshadow::kFloat16);
+  mshadow::TensorContainer<mshadow::cpu, 1, half_t> t(mshadow::Shape1(3), half_t(0.5f));
+  t = t * t + t;  // the expression engine with mshadow's half_t
+  EXPECT_EQ(float(t[2]), 0.75f);
+  mshadow::TBlob blob(t);
+  EXPECT_EQ(blob.type_flag_, mshadow::kFloat16);
+  EXPECT_EQ(float((blob.get<mshadow::cpu, 1, half_t>()[1])), 0.75f);
 }
 
 TEST(CompatMshadowProbe, LoadsMshadowsFile) {
@@ -159,6 +231,19 @@ TEST(CompatMshadowProbe, HalfBitsMembersAndMacros) {
   out3 = 5.0f;
   mshadow::MapReduceKeepHighDim<mshadow::sv::plusto, mshadow::red::sum, 1>(&out3, none);
   EXPECT_EQ(out3[2], 5.0f);
+  // Keeping the last dimension (mshadow reads past the rows there) reduces over the rows,
+  // against a reference loop over a padded source.
+  mshadow::TensorContainer<mshadow::cpu, 3, float> src(mshadow::Shape3(2, 4, 3));
+  for (mshadow::index_t i = 0; i < 2; ++i)
+    for (mshadow::index_t j = 0; j < 4; ++j)
+      for (mshadow::index_t k = 0; k < 3; ++k) src[i][j][k] = float((i * 5 + j * 3 + k * 7) % 11);
+  mshadow::MapReduceKeepHighDim<mshadow::sv::saveto, mshadow::red::maximum, 2>(&out3, src, 2.0f);
+  for (mshadow::index_t k = 0; k < 3; ++k) {
+    float want = -1.0f;
+    for (mshadow::index_t i = 0; i < 2; ++i)
+      for (mshadow::index_t j = 0; j < 4; ++j) want = std::max(want, src[i][j][k]);
+    EXPECT_EQ(out3[k], 2.0f * want) << k;
+  }
 }
 
 // The configuration macros describe shade's build; the helper and logging macros expand.

@@ -229,5 +229,24 @@ TEST(DynReduce, RankZeroAndResultTypes) {
   EXPECT_EQ(item<float>(max(b)), 1.5f);
 }
 
+// NumPy's max of {-inf, ...} is -inf (the expression engine's red::maximum starts from mshadow's
+// -FLT_MAX; NDArray's reductions must not): whole arrays, along an axis, and the arg forms.
+TEST(DynReduce, InfinitiesAreTheirOwnExtremes) {
+  const double inf = std::numeric_limits<double>::infinity();
+  for (int dtype : {static_cast<int>(kFloat32), static_cast<int>(kFloat64),
+                    static_cast<int>(kFloat16), static_cast<int>(kBfloat16)}) {
+    NDArray lo = NDArray::Empty({1, 3}, dtype);
+    lo.Fill(-inf);
+    NDArray hi = NDArray::Empty({3, 1}, dtype);
+    hi.Fill(inf);
+    EXPECT_EQ(item<double>(max(lo)), -inf) << dtype;
+    EXPECT_EQ(item<double>(min(hi)), inf) << dtype;
+    EXPECT_EQ(item<double>(max(lo, 1)), -inf) << dtype;
+    EXPECT_EQ(item<double>(min(hi, 0)), inf) << dtype;
+    EXPECT_EQ(item<std::int64_t>(argmax(lo, 1)), 0) << dtype;
+    EXPECT_EQ(item<std::int64_t>(argmin(hi, 0)), 0) << dtype;
+  }
+}
+
 }  // namespace
 }  // namespace shade

@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <fstream>
 #include <functional>
+#include <limits>
 #include <map>
 #include <string>
 #include <type_traits>
@@ -445,8 +446,20 @@ TEST(Reducers, InitAndReduce) {
   shade::red::maximum::SetInitValue(mx);
   shade::red::minimum::SetInitValue(mn);
   EXPECT_EQ(s, 0.f);
-  EXPECT_TRUE(std::isinf(mx) && mx < 0);
-  EXPECT_TRUE(std::isinf(mn) && mn > 0);
+  // mshadow's initial values: the finite extremes (red::limits), not infinities.
+  EXPECT_EQ(mx, -std::numeric_limits<float>::max());
+  EXPECT_EQ(mn, std::numeric_limits<float>::max());
+  float imx_inf, imn_inf;  // the NumPy-facing reducers start from the infinities
+  shade::red::maximum_from_inf::SetInitValue(imx_inf);
+  shade::red::minimum_from_inf::SetInitValue(imn_inf);
+  EXPECT_EQ(imx_inf, -std::numeric_limits<float>::infinity());
+  EXPECT_EQ(imn_inf, std::numeric_limits<float>::infinity());
+  shade::half_t hmx;
+  shade::red::maximum::SetInitValue(hmx);
+  EXPECT_EQ(float(hmx), -65504.f);
+  double dmn;
+  shade::red::minimum::SetInitValue(dmn);
+  EXPECT_EQ(dmn, std::numeric_limits<double>::max());
   for (float x : v) {
     shade::red::sum::Reduce(s, x);
     shade::red::maximum::Reduce(mx, x);

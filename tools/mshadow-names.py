@@ -127,6 +127,13 @@ def check_names(rows, macros, repo):
      'mshadow::expr::TypeCheckPass': 'mshadow::expr::TypeCheckPass<true>',
      'mshadow::expr::StreamInfo': 'mshadow::expr::StreamInfo<mshadow::cpu, mshadow::Tensor<mshadow::cpu, 2, float>>',
      'mshadow::expr::ScalarExp': 'mshadow::expr::ScalarExp<float>',
+     'mshadow::packet::Packet': 'mshadow::packet::Packet<float, mshadow::packet::kSSE2>',
+     'mshadow::packet::AlignBytes': 'mshadow::packet::AlignBytes<mshadow::packet::kSSE2>',
+     'mshadow::packet::PacketOp': 'mshadow::packet::PacketOp<mshadow::op::plus, float, mshadow::packet::kSSE2>',
+     'mshadow::packet::Saver': 'mshadow::packet::Saver<mshadow::sv::plusto, float, mshadow::packet::kSSE2>',
+     'mshadow::expr::PacketPlan': 'mshadow::expr::PacketPlan<mshadow::Tensor<mshadow::cpu, 2, float>, float, mshadow::packet::kSSE2>',
+     'mshadow::expr::PacketCheck': 'mshadow::expr::PacketCheck<float, mshadow::packet::kSSE2>',
+     'mshadow::expr::PacketAlignCheck': 'mshadow::expr::PacketAlignCheck<2, mshadow::Tensor<mshadow::cpu, 2, float>, mshadow::packet::kSSE2>',
     }
     for plain in ['mshadow::cpu','mshadow::gpu','mshadow::half::half_t','mshadow::half::half2_t','mshadow::utils::IStream']:
         CONCRETE[plain] = plain
@@ -217,10 +224,15 @@ def tables(rows, repo):
      'mshadow::mshadow_sizeof': 'present; a flag outside mshadow\'s seven throws',
      'mshadow::SaveBinary': 'present; mshadow\'s bytes: int32 extents, unpadded rows; an extent over INT32_MAX throws',
      'mshadow::LoadBinary': 'present; reads mshadow\'s bytes; a truncated stream or bad shape throws (mshadow checks only that some bytes came)',
-     'mshadow::red::maximum::SetInitValue': 'present; differs: starts at -inf (mshadow: -FLT_MAX), so an all -inf max is -inf in both, an empty one differs',
-     'mshadow::red::minimum::SetInitValue': 'present; differs: starts at +inf (mshadow: FLT_MAX)',
-     'mshadow::Random': 'present; values differ: shade\'s reproducible parallel generator (mt19937_64 per chunk), mshadow: one std::mt19937',
-     'mshadow::half::half_t': 'present (shade::half_t); `half_` is the raw bits; mixed half_t/float arithmetic gives float (mshadow: half_t)',
+     'mshadow::red::maximum::SetInitValue': 'present; -FLT_MAX / -DBL_MAX / -65504 / the integer minimum, as mshadow (NDArray\'s NumPy reductions start from -inf)',
+     'mshadow::red::minimum::SetInitValue': 'present; FLT_MAX / DBL_MAX / 65504 / the integer maximum, as mshadow',
+     'mshadow::Random': 'present; mshadow\'s numbers: one std::mt19937 and the same `<random>` distributions (same compiler and flags); parameters outside a distribution\'s domain throw',
+     'mshadow::half::half_t': 'present (mshadow\'s own class, bit-compatible with shade::half_t); mshadow\'s operators: half_t op number gives half_t',
+     'mshadow::packet::Packet::Store': 'present; the kPlain packet stores its element (mshadow\'s kPlain Store writes nothing)',
+     'MSHADOW_DEFAULT_PACKET': 'present: kPlain (MSHADOW_USE_SSE is 0; kSSE2 packets exist on SSE2 machines)',
+     'mshadow::expr::BroadcastWithMultiAxesExp': 'present: alias of shade\'s BroadcastWithAxisExp<SrcExp, DType, dimsrc, dimsrc> (broadcast_multi_axes and broadcast_to return it)',
+     'mshadow::expr::MirroringExp': 'present: alias of shade\'s FlipExp (mirror returns it; MirroringExp(src) builds one)',
+     'mshadow::expr::SwapAxisExp': 'present: alias of shade\'s TransposeExExp (swapaxis returns it; m_a1 and a2 do not tell types apart)',
      'mshadow::half::half_t::half_': 'present',
      'MSHADOW_TYPE_SWITCH': 'present; a real switch over mshadow\'s seven flags; an unknown flag throws',
      'MSHADOW_USE_CUDA': 'present: 0', 'MSHADOW_USE_SSE': 'present: 0 (shade\'s own packet layer)', 'MSHADOW_USE_CBLAS': 'present: 1',
@@ -228,7 +240,7 @@ def tables(rows, repo):
      'mshadow::expr::BLASEngine::GetT': 'present; returns the bool (mshadow\'s stand-alone form; its CBLAS build returns CBLAS_TRANSPOSE)',
      'mshadow::expr::pool': 'present; output size (H - k) / s + 1 as mshadow',
      'mshadow::expr::complex_pad_imag': 'present; the real source needs an even last extent, as mshadow checks',
-     'mshadow::expr::MapPacketPlan': 'present as shade\'s own packet loop (another signature; internal)',
+     'mshadow::expr::MapPacketPlan': 'present (mshadow\'s signature, beside shade\'s own packet loop)',
     }
     def reason(f, q, k, st):
         last = q.split('::')[-1]

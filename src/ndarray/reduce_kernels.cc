@@ -22,7 +22,7 @@ namespace hn = ::shade::packet::hn;
 struct NanMaximum {
   template <class T>
   SHADE_XINLINE static void SetInitValue(T& v) {
-    kern::red::maximum::SetInitValue(v);
+    kern::red::maximum_from_inf::SetInitValue(v);
   }
   template <class T>
   SHADE_XINLINE static void Reduce(T& dst, T src) {
@@ -40,7 +40,7 @@ struct NanMaximum {
 struct NanMinimum {
   template <class T>
   SHADE_XINLINE static void SetInitValue(T& v) {
-    kern::red::minimum::SetInitValue(v);
+    kern::red::minimum_from_inf::SetInitValue(v);
   }
   template <class T>
   SHADE_XINLINE static void Reduce(T& dst, T src) {

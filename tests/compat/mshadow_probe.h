@@ -11,8 +11,10 @@
 #include <cstdio>
 #include <cstring>
 #include <iomanip>
+#include <limits>
 #include <ostream>
 #include <string>
+#include <type_traits>
 
 namespace mshadow_probe {
 
@@ -262,6 +264,200 @@ inline std::string Run(std::ostream& os) {
     FreeSpace(&w2);
   }
   return stream.bytes;
+}
+
+// The kind of a result: which of the types the half_t operators can give.
+template <typename T>
+const char* Kind() {
+  if (std::is_same<T, mshadow::half::half_t>::value) return "half";
+  if (std::is_same<T, float>::value) return "float";
+  if (std::is_same<T, double>::value) return "double";
+  if (std::is_same<T, bool>::value) return "bool";
+  if (std::is_same<T, int>::value) return "int";
+  return "other";
+}
+// Prints " kind:value" of one expression.
+#define MSHADOW_PROBE_SHOW(os, expr)                             \
+  do {                                                           \
+    auto probe_value_ = (expr);                                  \
+    os << ' ' << Kind<decltype(probe_value_)>() << ':'           \
+       << static_cast<double>(static_cast<float>(probe_value_)); \
+  } while (0)
+
+// Issue 17's additions: half_t mixed arithmetic, the reducers' initial values, Random's numbers.
+inline void RunMore(std::ostream& os) {
+  using namespace mshadow;        // NOLINT(build/namespaces)
+  using namespace mshadow::expr;  // NOLINT(build/namespaces)
+  os << std::setprecision(9);
+  // ---- half.h: the operator templates (half_t with half_t, float, double, int)
+  {
+    half::half_t a(1.5f), b(0.1f);
+    const float f = 1e-3f;
+    const double d = 1e-3;
+    const int i = 3;
+    os << "half +";
+    MSHADOW_PROBE_SHOW(os, a + b);
+    MSHADOW_PROBE_SHOW(os, a + f);
+    MSHADOW_PROBE_SHOW(os, f + a);
+    MSHADOW_PROBE_SHOW(os, a + d);
+    MSHADOW_PROBE_SHOW(os, d + a);
+    MSHADOW_PROBE_SHOW(os, a + i);
+    MSHADOW_PROBE_SHOW(os, i + a);
+    os << "\nhalf -";
+    MSHADOW_PROBE_SHOW(os, a - b);
+    MSHADOW_PROBE_SHOW(os, a - f);
+    MSHADOW_PROBE_SHOW(os, f - a);
+    MSHADOW_PROBE_SHOW(os, a - d);
+    MSHADOW_PROBE_SHOW(os, d - a);
+    MSHADOW_PROBE_SHOW(os, a - i);
+    MSHADOW_PROBE_SHOW(os, i - a);
+    os << "\nhalf *";
+    MSHADOW_PROBE_SHOW(os, a * b);
+    MSHADOW_PROBE_SHOW(os, b * 1.001f);
+    MSHADOW_PROBE_SHOW(os, 1.001f * b);
+    MSHADOW_PROBE_SHOW(os, b * 1.001);
+    MSHADOW_PROBE_SHOW(os, 1.001 * b);
+    MSHADOW_PROBE_SHOW(os, b * 7);
+    MSHADOW_PROBE_SHOW(os, 7 * b);
+    os << "\nhalf /";
+    MSHADOW_PROBE_SHOW(os, a / b);
+    MSHADOW_PROBE_SHOW(os, a / 7.0f);
+    MSHADOW_PROBE_SHOW(os, 1.0f / b);
+    MSHADOW_PROBE_SHOW(os, a / 7.0);
+    MSHADOW_PROBE_SHOW(os, 1.0 / b);
+    MSHADOW_PROBE_SHOW(os, a / 7);
+    MSHADOW_PROBE_SHOW(os, 1 / b);
+    os << "\nhalf cmp";
+    MSHADOW_PROBE_SHOW(os, a < b);
+    MSHADOW_PROBE_SHOW(os, b < 0.1f);
+    MSHADOW_PROBE_SHOW(os, 0.1f > b);
+    MSHADOW_PROBE_SHOW(os, b <= 0.1);
+    MSHADOW_PROBE_SHOW(os, a >= 2);
+    MSHADOW_PROBE_SHOW(os, 1 <= a);
+    MSHADOW_PROBE_SHOW(os, a == 1.5);
+    MSHADOW_PROBE_SHOW(os, a != 1.5f);
+    MSHADOW_PROBE_SHOW(os, a == b);
+    os << "\nhalf unary";
+    MSHADOW_PROBE_SHOW(os, -a);
+    MSHADOW_PROBE_SHOW(os, +b);
+    const half::half_t c(2.5f);
+    MSHADOW_PROBE_SHOW(os, -c);  // mshadow's unary operators are non-const members
+    half::half_t acc(1.0f);
+    os << "\nhalf compound";
+    MSHADOW_PROBE_SHOW(os, acc += f);
+    MSHADOW_PROBE_SHOW(os, acc += 0.4);
+    MSHADOW_PROBE_SHOW(os, acc -= 2);
+    MSHADOW_PROBE_SHOW(os, acc *= b);
+    MSHADOW_PROBE_SHOW(os, acc /= 3.0f);
+    os << " bits " << std::hex << acc.half_ << std::dec;
+    half::half_t nan_in(std::numeric_limits<float>::quiet_NaN()), d_in(1.0 + 1.0 / 2048 + 1e-12);
+    os << "\nhalf from double " << std::hex << d_in.half_ << " nan " << nan_in.half_ << std::dec
+       << '\n';
+  }
+  // ---- base.h: the reducers' initial values and reductions that start from them
+  {
+    float fmx, fmn;
+    double dmx, dmn;
+    int imx, imn;
+    half::half_t hmx, hmn;
+    red::maximum::SetInitValue(fmx);
+    red::minimum::SetInitValue(fmn);
+    red::maximum::SetInitValue(dmx);
+    red::minimum::SetInitValue(dmn);
+    red::maximum::SetInitValue(imx);
+    red::minimum::SetInitValue(imn);
+    red::maximum::SetInitValue(hmx);
+    red::minimum::SetInitValue(hmn);
+    os << "init max " << fmx << ' ' << dmx << ' ' << imx << ' ' << static_cast<float>(hmx)
+       << " min " << fmn << ' ' << dmn << ' ' << imn << ' ' << static_cast<float>(hmn) << '\n';
+    const float inf = std::numeric_limits<float>::infinity();
+    Tensor<cpu, 2, float> src = NewTensor<cpu>(Shape2(2, 3), -inf);
+    src[1][1] = inf;
+    Tensor<cpu, 1, float> cols = NewTensor<cpu>(Shape1(3), 0.0f);
+    MapReduceKeepLowest<sv::saveto, red::maximum>(&cols, src);
+    PrintValues(os, "max_of_minus_inf", cols);
+    MapReduceKeepLowest<sv::saveto, red::minimum>(&cols, src * -1.0f);
+    PrintValues(os, "min_of_plus_inf", cols);
+    Tensor<cpu, 2, float> empty = NewTensor<cpu>(Shape2(0, 3), 0.0f);
+    Tensor<cpu, 1, float> rows = NewTensor<cpu>(Shape1(3), 0.0f);
+    MapReduceKeepHighDim<sv::saveto, red::maximum, 1>(&rows, empty);
+    PrintValues(os, "max_of_empty", rows);
+    MapReduceKeepHighDim<sv::saveto, red::minimum, 1>(&rows, empty);
+    PrintValues(os, "min_of_empty", rows);
+    Tensor<cpu, 2, float> img = NewTensor<cpu>(Shape2(4, 4), -inf);
+    img[3][3] = 2.0f;
+    Tensor<cpu, 2, float> pooled = NewTensor<cpu>(Shape2(2, 2), 0.0f);
+    pooled = pool<red::maximum>(img, 2, 2, 2, 2);
+    PrintValues(os, "pool_max", pooled);
+    Tensor<cpu, 1, float> axis = NewTensor<cpu>(Shape1(2), 0.0f);
+    axis = reduce_with_axis<red::maximum, false>(src, 1);
+    PrintValues(os, "reduce_with_axis_max", axis);
+    FreeSpace(&src);
+    FreeSpace(&cols);
+    FreeSpace(&empty);
+    FreeSpace(&rows);
+    FreeSpace(&img);
+    FreeSpace(&pooled);
+    FreeSpace(&axis);
+  }
+  // ---- random.h: the same seed gives the same numbers
+  {
+    Random<cpu, float> rnd(17);
+    os << "seed " << rnd.GetSeed() << " randint " << rnd.GetRandInt() << ' ' << rnd.GetRandInt()
+       << '\n';
+    Tensor<cpu, 2, float> t = NewTensor<cpu>(Shape2(2, 5), 0.0f);  // padded rows
+    rnd.SampleUniform(&t, 0.0f, 1.0f);
+    PrintValues(os, "uniform", t);
+    rnd.SampleUniform(&t, -2.0, 3.0);
+    PrintValues(os, "uniform_ab", t);
+    rnd.SampleGaussian(&t, 1.0f, 2.0f);
+    PrintValues(os, "gaussian", t);
+    rnd.SampleGaussian(&t, 4.0f, 0.0f);
+    PrintValues(os, "gaussian_sigma0", t);
+    rnd.SampleGamma(&t, 2.0f, 0.5f);
+    PrintValues(os, "gamma", t);
+    rnd.SampleExponential(&t, 3.0f);
+    PrintValues(os, "exponential", t);
+    rnd.SamplePoisson(&t, 4.0f);
+    PrintValues(os, "poisson", t);
+    rnd.SampleNegativeBinomial(&t, 3, 0.4f);
+    PrintValues(os, "negbinomial", t);
+    rnd.SampleGeneralizedNegativeBinomial(&t, 2.0f, 0.5f);
+    PrintValues(os, "gen_negbinomial", t);
+    Tensor<cpu, 2, float> g = NewTensor<cpu>(Shape2(3, 2), 0.0f);
+    g = rnd.gaussian(Shape2(3, 2)) * 1.0f;
+    PrintValues(os, "gaussian_exp", g);
+    g = rnd.uniform(Shape2(3, 2)) + 0.0f;
+    PrintValues(os, "uniform_exp", g);
+    unsigned ubuf[4];
+    Tensor<cpu, 1, unsigned> u(ubuf, Shape1(4));
+    rnd.GetRandInt(u);
+    os << "randint_tensor " << ubuf[0] << ' ' << ubuf[1] << ' ' << ubuf[2] << ' ' << ubuf[3]
+       << " engine " << rnd.GetRndEngine()() << '\n';
+    rnd.Seed(17);
+    os << "reseeded " << rnd.GetRandInt() << '\n';
+    Random<cpu, double> rd(-5);
+    Tensor<cpu, 1, double> td = NewTensor<cpu>(Shape1(4), 0.0);
+    rd.SampleUniform(&td, 0.0, 1.0);
+    PrintValues(os, "double_uniform", td);
+    rd.SampleGaussian(&td, 0.0, 1.0);
+    PrintValues(os, "double_gaussian", td);
+    Random<cpu, int> ri(3);
+    Tensor<cpu, 1, int> ti = NewTensor<cpu>(Shape1(6), 0);
+    ri.SampleUniform(&ti, 0, 9);
+    PrintValues(os, "int_uniform", ti);
+    ri.SamplePoisson(&ti, 5);
+    PrintValues(os, "int_poisson", ti);
+    Random<cpu, half::half_t> rh(11);
+    Tensor<cpu, 1, half::half_t> th = NewTensor<cpu>(Shape1(4), half::half_t(0.0f));
+    rh.SampleUniform(&th, 0.0f, 1.0f);
+    PrintValues(os, "half_uniform", th);
+    FreeSpace(&t);
+    FreeSpace(&g);
+    FreeSpace(&td);
+    FreeSpace(&ti);
+    FreeSpace(&th);
+  }
 }
 
 }  // namespace mshadow_probe

@@ -28,6 +28,7 @@
 #include "shade/base/index.h"
 #include "shade/compat/mshadow_base.h"
 #include "shade/compat/mshadow_complex.h"
+#include "shade/compat/mshadow_packet.h"
 #include "shade/expr/expression.h"
 #include "shade/shape/shape.h"
 #include "shade/shape/tshape.h"
@@ -84,6 +85,23 @@ struct TransposeIndicesExp : public MakeTensorExp<TransposeIndicesExp<SrcExp, DT
     for (int i = 0; i < dimsrc; ++i) src_in_dst_stride_[axes[i]] = dst_stride[i];
   }
 };
+/*!
+ * \brief mshadow's node of broadcast_multi_axes / broadcast_to: shade's broadcast node with equal
+ *  source and result ranks (so the same type as broadcast_keepdim's, which mshadow keeps
+ *  apart). Build it through those functions.
+ */
+template <typename SrcExp, typename DType, int dimsrc>
+using BroadcastWithMultiAxesExp = BroadcastWithAxisExp<SrcExp, DType, dimsrc, dimsrc>;
+/*! \brief mshadow's node of mirror: shade's flip of the last dimension (`MirroringExp(src)`
+ *  builds it, as in mshadow). */
+template <typename SrcExp, typename DType, int srcdim>
+using MirroringExp = FlipExp<SrcExp, DType, srcdim>;
+/*!
+ * \brief mshadow's node of swapaxis<a1, a2>: shade's permutation node, whose axes are chosen at
+ *  run time, so m_a1 and a2 do not tell types apart. Build it through swapaxis.
+ */
+template <typename SrcExp, typename DType, int dimsrc, int m_a1, int a2>
+using SwapAxisExp = TransposeExExp<SrcExp, DType, dimsrc>;
 /*! \brief `transpose_indices(idx, src_shape, axes)` (mshadow's extension/transpose.h). */
 template <typename SrcExp, typename DType, int dimsrc, int etype>
 inline TransposeIndicesExp<SrcExp, DType, dimsrc, etype> transpose_indices(
@@ -133,27 +151,6 @@ inline std::size_t mshadow_sizeof(int type) {
   std::size_t size = 0;
   MSHADOW_TYPE_SWITCH(type, DType, size = sizeof(DType););
   return size;
-}
-/*!
- * \brief The work of MapReduceKeepLowest / MapReduceKeepHighDim: reduces exp (shape eshape) over
- *  every dimension but `keep` into a temporary, then saves `scale * result` into dst with Saver.
- *  `refuse_empty`: an empty reduction throws (KeepLowest's check in mshadow).
- */
-template <typename Saver, typename Reducer, int keep, typename R, typename E, typename DType,
-          int etype, int kDim>
-inline void MapReduceKeepDimInto(R& dst, const expr::Exp<E, DType, etype>& exp,
-                                 const Shape<kDim>& eshape, DType scale, const char* who,
-                                 bool refuse_empty) {
-  Tensor<cpu, 1, DType> out = dst;
-  SHADE_CHECK_EQ(eshape[keep], out.size(0)) << who << "::reduction dimension do not match";
-  SHADE_CHECK(!refuse_empty || eshape[keep] == 0 || eshape.Size() != 0)
-      << "can not reduce over empty tensor";
-  if (out.size(0) == 0) return;
-  TensorContainer<cpu, 1, DType> reduced(Shape1(out.size(0)));
-  reduced = expr::reduce_except_dim<keep, Reducer>(exp.self());
-  for (index_t x = 0; x < out.size(0); ++x) {
-    Saver::template Save<DType>(out[x], DType(reduced[x] * scale));
-  }
 }
 /*!
  * \brief Gradient of take (mshadow's tensor_cpu-inl.h): `dst[j] += src[y]` for each y, with
@@ -289,22 +286,30 @@ inline void FreeHost(Tensor<cpu, dim, DType>* obj) {
 }
 /*!
  * \brief `dst[x] saver= scale * reduce_y exp[y][x]` with exp seen as 2-D (its shape flattened to
- *  2-D, the last dimension kept), as mshadow's MapReduceKeepLowest. An empty reduction throws
- *  "can not reduce over empty tensor" (mshadow: the same check).
+ *  2-D, the last dimension kept), as mshadow's MapReduceKeepLowest: each column folds from its
+ *  first row (not from the reducer's initial value), so an empty reduction throws "can not
+ *  reduce over empty tensor" (mshadow: the same check).
  */
 template <typename Saver, typename Reducer, typename R, typename DType, typename E, int etype>
 inline void MapReduceKeepLowest(TRValue<R, cpu, 1, DType>* dst,
                                 const expr::Exp<E, DType, etype>& exp, DType scale = 1) {
   constexpr int kDim = expr::ExpInfo<E>::kDim;
   static_assert(kDim >= 1, "MapReduceKeepLowest: the expression must be a tensor expression");
-  const Shape<kDim> eshape = expr::ShapeCheck<kDim, E>::Check(exp.self());
-  MapReduceKeepDimInto<Saver, Reducer, kDim - 1>(dst->self(), exp, eshape, scale,
-                                                 "MapReduceKeepLowest", true);
+  const Shape<2> eshape = expr::ShapeCheck<kDim, E>::Check(exp.self()).FlatTo2D();
+  Tensor<cpu, 1, DType> out = dst->self();
+  SHADE_CHECK_EQ(eshape[1], out.size(0)) << "MapReduceKeepLowest::reduction dimension do not match";
+  SHADE_CHECK(eshape[0] != 0 || eshape[1] == 0) << "can not reduce over empty tensor";
+  const expr::Plan<E, DType> plan = expr::MakePlan(exp.self());
+  for (index_t x = 0; x < eshape[1]; ++x) {
+    DType res = plan.Eval(0, x);
+    for (index_t y = 1; y < eshape[0]; ++y) Reducer::Reduce(res, plan.Eval(y, x));
+    Saver::template Save<DType>(out[x], DType(res * scale));
+  }
 }
 /*!
  * \brief `dst[c] saver= scale * reduce over all but dimension dimkeep of exp` (mshadow's
- *  MapReduceKeepHighDim). An empty reduction gives the reducer's initial value, as in mshadow
- *  (for maximum/minimum shade's is -inf/+inf, mshadow's -FLT_MAX/FLT_MAX).
+ *  MapReduceKeepHighDim): each output starts from the reducer's initial value, so an empty
+ *  reduction gives it (for maximum/minimum -FLT_MAX/FLT_MAX, as in mshadow).
  */
 template <typename Saver, typename Reducer, int dimkeep, typename R, typename DType, typename E,
           int etype>
@@ -313,8 +318,32 @@ inline void MapReduceKeepHighDim(TRValue<R, cpu, 1, DType>* dst,
   constexpr int kDim = expr::ExpInfo<E>::kDim;
   static_assert(dimkeep >= 0 && dimkeep < kDim, "MapReduceKeepHighDim: dimkeep outside the rank");
   const Shape<kDim> eshape = expr::ShapeCheck<kDim, E>::Check(exp.self());
-  MapReduceKeepDimInto<Saver, Reducer, dimkeep>(dst->self(), exp, eshape, scale,
-                                                "MapReduceKeepHighDim", false);
+  Tensor<cpu, 1, DType> out = dst->self();
+  SHADE_CHECK_EQ(eshape[dimkeep], out.size(0))
+      << "MapReduceKeepHighDim::reduction dimension do not match";
+  // The expression as (outer, kept, middle, last); the plan's rows are (outer, kept, middle).
+  // Keeping the last dimension (mshadow reads past its rows there) reduces the rows instead.
+  constexpr bool kKeepLast = dimkeep == kDim - 1;
+  const index_t outer = eshape.ProdShape(0, dimkeep), kept = eshape[dimkeep];
+  const index_t middle = kKeepLast ? 1 : eshape.ProdShape(dimkeep + 1, kDim - 1);
+  const index_t last = kKeepLast ? 1 : eshape[kDim - 1];
+  const expr::Plan<E, DType> plan = expr::MakePlan(exp.self());
+  for (index_t c = 0; c < kept; ++c) {
+    DType res;
+    Reducer::SetInitValue(res);
+    for (index_t n = 0; n < outer; ++n) {
+      DType part;
+      Reducer::SetInitValue(part);
+      for (index_t y = 0; y < middle; ++y) {
+        for (index_t x = 0; x < last; ++x) {
+          Reducer::Reduce(part,
+                          kKeepLast ? plan.Eval(n, c) : plan.Eval((n * kept + c) * middle + y, x));
+        }
+      }
+      Reducer::Reduce(res, part);
+    }
+    Saver::template Save<DType>(out[c], DType(res * scale));
+  }
 }
 /*! \brief `dst[i] = src + i * stride` for i < num (dot_engine-inl.h's CPU form). */
 template <typename DType>

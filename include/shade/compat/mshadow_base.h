@@ -19,6 +19,7 @@
 #include "shade/base/error.h"
 #include "shade/base/half.h"
 #include "shade/base/index.h"
+#include "shade/functor/op.h"
 #include "shade/shape/shape.h"
 
 // ------------------------------------------------------------- build configuration (base.h)
@@ -100,7 +101,164 @@
 namespace mshadow {
 /*! \brief mshadow's 16-bit float namespace. */
 namespace half {
-using ::shade::half_t;
+namespace detail {
+/*!
+ * \brief float -> binary16 bits as mshadow's half_t rounds: to nearest even (shade's rounding),
+ *  but a NaN keeps the top ten bits of its payload without being made quiet (1 if they are 0).
+ */
+inline std::uint16_t MshadowHalfBits(float value) {
+  const std::uint32_t f = ::shade::detail::FloatBits(value);
+  const std::uint32_t mag = f & 0x7fffffffu;
+  if (mag <= 0x7f800000u) return ::shade::detail::FloatToHalfBits(value);
+  const std::uint32_t payload = (mag >> 13) & 0x3ffu;
+  return static_cast<std::uint16_t>(((f >> 16) & 0x8000u) | 0x7c00u | (payload ? payload : 1u));
+}
+/*! \brief The types mshadow's mixed operators take here: numbers and 16-bit floats. (mshadow's
+ *  take any type and fail to compile on others, such as a tensor expression.) */
+template <typename T>
+constexpr bool kMixes = std::is_arithmetic<T>::value || ::shade::kIsFloat16<T>;
+}  // namespace detail
+
+/*!
+ * \brief mshadow's half_t: IEEE binary16 with mshadow's arithmetic. It differs from shade's own
+ *  half_t (which NDArray's float16 dtype uses, with NumPy's promotion) only in its operators:
+ *  half_t op half_t, half_t op number and number op half_t all give half_t (computed in float,
+ *  rounded once to half), comparisons give bool, compound assignments return a copy, and unary
+ *  + and - are non-const members, so on a const half_t they act on its float value. It converts
+ *  implicitly from float and explicitly from double (through float, as mshadow: two roundings)
+ *  and the integers; reads back as float.
+ */
+class alignas(2) half_t {
+ public:
+  union {
+    /*! \brief The raw bits (mshadow's name). */
+    std::uint16_t half_;
+    /*! \brief The raw bits under shade's name. */
+    std::uint16_t bits_;
+  };
+  /*! \brief Builds a value from raw bits. */
+  static half_t Binary(std::uint16_t value) {
+    half_t res;
+    res.half_ = value;
+    return res;
+  }
+  /*! \brief Builds a value from raw bits (shade's name). */
+  static half_t FromBits(std::uint16_t value) { return Binary(value); }
+  /*! \brief Zero (mshadow leaves it uninitialised). */
+  half_t() : half_(0) {}
+  /*! \brief Rounds value to half (implicit, as in mshadow). */
+  half_t(const float& value) : half_(detail::MshadowHalfBits(value)) {}  // NOLINT
+  /*! \brief Rounds value to float, then to half. */
+  explicit half_t(const double& value) : half_t(static_cast<float>(value)) {}
+  /*! \brief Rounds value to float, then to half. */
+  explicit half_t(const std::int8_t& value) : half_t(static_cast<float>(value)) {}
+  /*! \brief Rounds value to float, then to half. */
+  explicit half_t(const std::uint8_t& value) : half_t(static_cast<float>(value)) {}
+  /*! \brief Rounds value to float, then to half. */
+  explicit half_t(const std::int32_t& value) : half_t(static_cast<float>(value)) {}
+  /*! \brief Rounds value to float, then to half. */
+  explicit half_t(const std::uint32_t& value) : half_t(static_cast<float>(value)) {}
+  /*! \brief Rounds value to float, then to half. */
+  explicit half_t(const std::int64_t& value) : half_t(static_cast<float>(value)) {}
+  /*! \brief Rounds value to float, then to half. */
+  explicit half_t(const std::uint64_t& value) : half_t(static_cast<float>(value)) {}
+  /*! \brief The same bits as shade's half_t. */
+  explicit half_t(const ::shade::half_t& value) : half_(value.bits_) {}
+  /*! \brief Exact widening to float. */
+  operator float() const { return ::shade::detail::HalfBitsToFloat(half_); }
+  /*! \brief Exact widening to float, of a volatile value. */
+  operator float() const volatile { return ::shade::detail::HalfBitsToFloat(half_); }
+  /*! \brief The same bits as shade's half_t. */
+  explicit operator ::shade::half_t() const { return ::shade::half_t::FromBits(half_); }
+  /*! \brief `*this = half_t(float(*this) + float(a))`; returns the new value. */
+  template <typename T>
+  half_t operator+=(const T& a) {
+    return *this = half_t(float(*this) + float(a));
+  }
+  /*! \brief `*this = half_t(float(*this) - float(a))`; returns the new value. */
+  template <typename T>
+  half_t operator-=(const T& a) {
+    return *this = half_t(float(*this) - float(a));
+  }
+  /*! \brief `*this = half_t(float(*this) * float(a))`; returns the new value. */
+  template <typename T>
+  half_t operator*=(const T& a) {
+    return *this = half_t(float(*this) * float(a));
+  }
+  /*! \brief `*this = half_t(float(*this) / float(a))`; returns the new value. */
+  template <typename T>
+  half_t operator/=(const T& a) {
+    return *this = half_t(float(*this) / float(a));
+  }
+  /*! \brief The value (non-const, as mshadow's). */
+  half_t operator+() { return *this; }
+  /*! \brief The negated value (non-const, as mshadow's). */
+  half_t operator-() { return half_t(-float(*this)); }
+  /*! \brief Copies the bits; returns the value assigned. */
+  half_t operator=(const half_t& a) {
+    half_ = a.half_;
+    return a;
+  }
+  /*! \brief Assigns half_t(a); returns it. */
+  template <typename T>
+  half_t operator=(const T& a) {
+    return *this = half_t(a);
+  }
+  /*! \brief Copies the bits into a volatile value. */
+  half_t operator=(const half_t& a) volatile {
+    half_ = a.half_;
+    return a;
+  }
+  /*! \brief Copy construction copies the bits. */
+  half_t(const half_t& a) : half_(a.half_) {}
+};
+static_assert(sizeof(half_t) == 2, "mshadow's half_t must be 2 bytes");
+}  // namespace half
+}  // namespace mshadow
+
+// Before anything (the operators below, half2_t) asks whether a type is a 16-bit float.
+namespace shade {
+/*! \brief mshadow's half_t is a float16 (a 16-bit float to shade's kernels). */
+template <>
+constexpr bool kIsFloat16<::mshadow::half::half_t> = true;
+/*! \brief mshadow's half_t has the float16 flag. */
+template <>
+struct DataType<::mshadow::half::half_t> {
+  static constexpr int kFlag = kFloat16;           //!< the dtype flag
+  static constexpr int kLanes = 1;                 //!< one value
+  static constexpr const char* kName = "float16";  //!< printed name
+};
+}  // namespace shade
+
+namespace mshadow {
+namespace half {
+
+/*! \brief Writes mshadow's namespace-level operator OP: half_t with half_t, and with any number
+ *  on either side, giving RTYPE (undefined again below). */
+#define MSHADOW_COMPAT_HALF_OPERATOR_(RTYPE, OP)                             \
+  /*! \brief Computed in float; the result is RTYPE (half_t rounds once). */ \
+  inline RTYPE operator OP(half_t a, half_t b) {                             \
+    return RTYPE(float(a) OP float(b));                                      \
+  }                                                                          \
+  /*! \brief half_t with a number: computed in float, result RTYPE. */       \
+  template <typename T, typename = std::enable_if_t<detail::kMixes<T>>>      \
+  inline RTYPE operator OP(half_t a, T b) {                                  \
+    return RTYPE(float(a) OP float(b));                                      \
+  }                                                                          \
+  /*! \brief A number with half_t: computed in float, result RTYPE. */       \
+  template <typename T, typename = std::enable_if_t<detail::kMixes<T>>>      \
+  inline RTYPE operator OP(T a, half_t b) {                                  \
+    return RTYPE(float(a) OP float(b));                                      \
+  }
+MSHADOW_COMPAT_HALF_OPERATOR_(half_t, +)
+MSHADOW_COMPAT_HALF_OPERATOR_(half_t, -)
+MSHADOW_COMPAT_HALF_OPERATOR_(half_t, *)
+MSHADOW_COMPAT_HALF_OPERATOR_(half_t, /)
+MSHADOW_COMPAT_HALF_OPERATOR_(bool, >)
+MSHADOW_COMPAT_HALF_OPERATOR_(bool, <)
+MSHADOW_COMPAT_HALF_OPERATOR_(bool, >=)
+MSHADOW_COMPAT_HALF_OPERATOR_(bool, <=)
+#undef MSHADOW_COMPAT_HALF_OPERATOR_
 
 /*! \brief Two half_t lanes (mshadow's half2.h, the form it has without CUDA). */
 class alignas(4) half2_t {
@@ -226,24 +384,12 @@ namespace limits {
 /*! \brief Lowest finite value: -FLT_MAX, -DBL_MAX, MSHADOW_HALF_MIN, or the integer minimum. */
 template <typename DType>
 inline DType MinValue() {
-  if constexpr (std::is_same<DType, half_t>::value) {
-    return half_t::Binary(0xFBFF);
-  } else if constexpr (std::is_same<DType, bf16_t>::value) {
-    return bf16_t::Binary(0xFF7F);
-  } else {
-    return std::numeric_limits<DType>::lowest();
-  }
+  return detail::LowestFinite<DType>();
 }
 /*! \brief Largest finite value: FLT_MAX, DBL_MAX, MSHADOW_HALF_MAX, or the integer maximum. */
 template <typename DType>
 inline DType MaxValue() {
-  if constexpr (std::is_same<DType, half_t>::value) {
-    return half_t::Binary(0x7BFF);
-  } else if constexpr (std::is_same<DType, bf16_t>::value) {
-    return bf16_t::Binary(0x7F7F);
-  } else {
-    return std::numeric_limits<DType>::max();
-  }
+  return detail::HighestFinite<DType>();
 }
 }  // namespace limits
 }  // namespace red

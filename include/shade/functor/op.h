@@ -310,6 +310,24 @@ SHADE_XINLINE DType Highest() {
     return std::numeric_limits<DType>::max();
   }
 }
+/*! \brief Lowest finite value of DType (mshadow's red::limits::MinValue: -FLT_MAX, -65504, ...). */
+template <typename DType>
+SHADE_XINLINE DType LowestFinite() {
+  if constexpr (kIsFloat16<DType>) {
+    return DType::Binary(DataType<DType>::kFlag == kFloat16 ? 0xFBFF : 0xFF7F);
+  } else {
+    return std::numeric_limits<DType>::lowest();
+  }
+}
+/*! \brief Largest finite value of DType (mshadow's red::limits::MaxValue). */
+template <typename DType>
+SHADE_XINLINE DType HighestFinite() {
+  if constexpr (kIsFloat16<DType>) {
+    return DType::Binary(DataType<DType>::kFlag == kFloat16 ? 0x7BFF : 0x7F7F);
+  } else {
+    return std::numeric_limits<DType>::max();
+  }
+}
 }  // namespace detail
 
 /*! \brief Sum reduction: dst += src from 0. */
@@ -373,8 +391,12 @@ struct sum {
   }
 };
 namespace detail {
-/*! \brief The max (kMax) or min reduction: keeps the larger (smaller) value; NaN never wins. */
-template <bool kMax>
+/*!
+ * \brief The max (kMax) or min reduction: keeps the larger (smaller) value; NaN never wins.
+ *  It starts from the lowest (highest) finite value, as mshadow's, or from -inf (+inf) with
+ *  kFromInfinity, as NumPy's reductions need (the max of {-inf} is -inf).
+ */
+template <bool kMax, bool kFromInfinity>
 struct Extremum {
   /*! \brief Folds src into dst. */
   template <typename DType>
@@ -386,10 +408,14 @@ struct Extremum {
   static SHADE_XINLINE DType PartialGrad(DType redres, DType redsrc) {
     return redres == redsrc ? DType(1) : DType(0);
   }
-  /*! \brief Identity element: the lowest (max) or highest (min) value, +-inf for floats. */
+  /*! \brief Initial value: the lowest (max) or highest (min) finite value, or +-inf. */
   template <typename DType>
   static SHADE_XINLINE void SetInitValue(DType& initv) {  // NOLINT
-    initv = kMax ? Lowest<DType>() : Highest<DType>();
+    if constexpr (kFromInfinity) {
+      initv = kMax ? Lowest<DType>() : Highest<DType>();
+    } else {
+      initv = kMax ? LowestFinite<DType>() : HighestFinite<DType>();
+    }
   }
   /*! \brief Packet fold, lanewise identical to Reduce (used by backend/cpu/reduce.h). */
   template <class D, class V>
@@ -431,10 +457,17 @@ struct Extremum {
   }
 };
 }  // namespace detail
-/*! \brief Maximum reduction, starting from the lowest value. */
-struct maximum : detail::Extremum<true> {};
-/*! \brief Minimum reduction, starting from the highest value. */
-struct minimum : detail::Extremum<false> {};
+/*!
+ * \brief Maximum reduction, starting from the lowest finite value as mshadow's does (-FLT_MAX
+ *  for float): a maximum over nothing, or over -inf only, gives that value.
+ */
+struct maximum : detail::Extremum<true, false> {};
+/*! \brief Minimum reduction, starting from the highest finite value (mshadow's FLT_MAX). */
+struct minimum : detail::Extremum<false, false> {};
+/*! \brief Maximum reduction from -inf (NumPy's: the max of {-inf} is -inf). */
+struct maximum_from_inf : detail::Extremum<true, true> {};
+/*! \brief Minimum reduction from +inf (NumPy's: the min of {+inf} is +inf). */
+struct minimum_from_inf : detail::Extremum<false, true> {};
 SHADE_TARGET_NAMESPACE_END
 }  // namespace red
 }  // namespace shade

@@ -288,15 +288,15 @@ template <class T>
 T Sum(index_t n, const T* x) {
   return ReduceAll<red::sum>(n, x);
 }
-/*! \brief Largest of x[0..n) by red::maximum (NaNs skipped; -inf when n == 0). */
+/*! \brief Largest of x[0..n) (NaNs skipped; -inf when n == 0, as NumPy's fmax.reduce). */
 template <class T>
 T MaxAll(index_t n, const T* x) {
-  return ReduceAll<red::maximum>(n, x);
+  return ReduceAll<red::maximum_from_inf>(n, x);
 }
-/*! \brief Smallest of x[0..n) by red::minimum (NaNs skipped; +inf when n == 0). */
+/*! \brief Smallest of x[0..n) (NaNs skipped; +inf when n == 0). */
 template <class T>
 T MinAll(index_t n, const T* x) {
-  return ReduceAll<red::minimum>(n, x);
+  return ReduceAll<red::minimum_from_inf>(n, x);
 }
 
 namespace detail {

@@ -29,6 +29,8 @@ struct FlipExp : public MakeTensorExp<FlipExp<SrcExp, DType, srcdim>, SrcExp, sr
         << "flip: dimension " << dim << " outside [0, " << srcdim << ") of the source's rank";
     this->shape_ = detail::SourceShape<srcdim>(src_, "flip");
   }
+  /*! \brief The last dimension reversed (mshadow's MirroringExp constructor). */
+  explicit FlipExp(const SrcExp& src) : FlipExp(src, srcdim - 1) {}
   using Base::operator=;
   /*! \brief Copies the node (a view: no elements are copied). */
   FlipExp(const FlipExp&) = default;
