@@ -2,10 +2,14 @@
 """Extracts the C++ code blocks of the docs so that CI compiles and runs every one.
 
 Each block fenced as ```cpp is a complete program (includes and main); it is written to
-OUTDIR/<page>_<n>.cc. Blocks fenced as ```cpp excerpt are excerpts of sources CI already builds
-(the examples) and are skipped; any other fence (cmake, text, sh) is not C++.
+OUTDIR/<page>_<n>.cc. A block fenced as ```cpp mpi is a complete program that links shade::dist
+and runs under mpirun (its name is printed with the suffix ":mpi"). A block fenced as
+```cpp excerpt PATH... quotes sources CI already builds: every line of it other than "..."
+(its trailing // comment aside) must appear in one of those files, so an excerpt cannot drift
+from the code; any other fence (cmake, text, sh) is not C++.
 Usage: doc-snippets.py OUTDIR FILE.md...   (prints the names written, one per line)
-       doc-snippets.py --check FILE.md...  (exit 1 if a ```cpp block has no main)
+       doc-snippets.py --check FILE.md...  (exit 1 if a ```cpp block has no main or an
+                                            excerpt is not in its sources)
 """
 import os
 import re
@@ -32,6 +36,30 @@ def blocks(path):
     return out
 
 
+def check_excerpt(path, line, sources, text):
+    """Number of problems (printed) with an excerpt quoting `sources` (repository paths)."""
+    if not sources:
+        print("%s:%d: ```cpp excerpt names no source file (```cpp excerpt PATH...)" % (path, line),
+              file=sys.stderr)
+        return 1
+    quoted = []
+    for src in sources:
+        if not os.path.exists(src):
+            print("%s:%d: excerpt source %s does not exist" % (path, line, src), file=sys.stderr)
+            return 1
+        with open(src, encoding="utf-8") as f:
+            quoted.extend(" ".join(l.split()) for l in f)
+    bad = 0
+    for k, l in enumerate(text.splitlines()):
+        code = " ".join(re.sub(r"\s*//.*$", "", l).split())
+        if code in ("", "...") or any(code in q for q in quoted):
+            continue
+        print("%s:%d: excerpt line not found in %s: %s" % (path, line + k, " ".join(sources), code),
+              file=sys.stderr)
+        bad += 1
+    return bad
+
+
 def main(argv):
     check = argv[1:2] == ["--check"]
     outdir = None if check else argv[1]
@@ -41,7 +69,17 @@ def main(argv):
         page = re.sub(r"[^A-Za-z0-9]+", "_", os.path.splitext(os.path.relpath(path))[0]).strip("_")
         k = 0
         for info, extra, line, text in blocks(path):
-            if info != "cpp" or extra.strip() == "excerpt":
+            if info != "cpp":
+                continue
+            words = extra.split()
+            if words[:1] == ["excerpt"]:
+                bad += check_excerpt(path, line, words[1:], text)
+                continue
+            mpi = words == ["mpi"]
+            if words and not mpi:
+                print("%s:%d: unknown ```cpp fence option %r (none, mpi or excerpt PATH...)"
+                      % (path, line, extra), file=sys.stderr)
+                bad += 1
                 continue
             if not re.search(r"\bint\s+main\s*\(", text):
                 print("%s:%d: a ```cpp block must be a complete program (or fenced "
@@ -58,7 +96,7 @@ def main(argv):
                 if not os.path.exists(target) or open(target, encoding="utf-8").read() != body:
                     with open(target, "w", encoding="utf-8") as f:
                         f.write(body)
-                print(name)
+                print(name + (":mpi" if mpi else ""))
     return 1 if bad else 0
 
 
