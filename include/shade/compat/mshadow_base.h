@@ -343,26 +343,26 @@ struct LayoutType;
 /*! \brief NCHW: 4 dimensions. */
 template <>
 struct LayoutType<::shade::kNCHW> {
-  static const ::shade::index_t kNdim = 4;  //!< dimensions of the layout
-  static const int kCudnnFlag = -1;         //!< cuDNN's layout flag (no cuDNN here: -1)
+  static constexpr ::shade::index_t kNdim = 4;  //!< dimensions of the layout
+  static constexpr int kCudnnFlag = -1;         //!< cuDNN's layout flag (no cuDNN here: -1)
 };
 /*! \brief NHWC: 4 dimensions. */
 template <>
 struct LayoutType<::shade::kNHWC> {
-  static const ::shade::index_t kNdim = 4;  //!< dimensions of the layout
-  static const int kCudnnFlag = -1;         //!< cuDNN's layout flag (no cuDNN here: -1)
+  static constexpr ::shade::index_t kNdim = 4;  //!< dimensions of the layout
+  static constexpr int kCudnnFlag = -1;         //!< cuDNN's layout flag (no cuDNN here: -1)
 };
 /*! \brief NCDHW: 5 dimensions. */
 template <>
 struct LayoutType<::shade::kNCDHW> {
-  static const ::shade::index_t kNdim = 5;  //!< dimensions of the layout
-  static const int kCudnnFlag = -1;         //!< cuDNN's layout flag (no cuDNN here: -1)
+  static constexpr ::shade::index_t kNdim = 5;  //!< dimensions of the layout
+  static constexpr int kCudnnFlag = -1;         //!< cuDNN's layout flag (no cuDNN here: -1)
 };
 /*! \brief NDHWC: 5 dimensions. */
 template <>
 struct LayoutType<::shade::kNDHWC> {
-  static const ::shade::index_t kNdim = 5;  //!< dimensions of the layout
-  static const int kCudnnFlag = -1;         //!< cuDNN's layout flag (no cuDNN here: -1)
+  static constexpr ::shade::index_t kNdim = 5;  //!< dimensions of the layout
+  static constexpr int kCudnnFlag = -1;         //!< cuDNN's layout flag (no cuDNN here: -1)
 };
 /*! \brief Default 4-D layout. */
 const int default_layout = ::shade::kNCHW;

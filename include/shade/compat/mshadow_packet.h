@@ -51,7 +51,7 @@ struct Packet;
 template <PacketArch Arch>
 struct AlignBytes {
   /*! \brief The exponent. */
-  static const ::shade::index_t value = 4;
+  static constexpr ::shade::index_t value = 4;
 };
 
 /*!
@@ -263,7 +263,7 @@ inline Packet<double, kSSE2> operator/(const Packet<double, kSSE2>& lhs,
 template <typename OP, typename DType, PacketArch Arch>
 struct PacketOp {
   /*! \brief No packet form. */
-  static const bool kEnabled = false;
+  static constexpr bool kEnabled = false;
 };
 /*! \brief Writes the PacketOp of a binary functor with a packet form: the packets' OPERATOR
  *  (undefined again below). */
@@ -272,7 +272,7 @@ struct PacketOp {
   template <typename DType, PacketArch Arch>                         \
   struct PacketOp<::shade::op::FUNCTOR, DType, Arch> {               \
     /*! \brief It has one. */                                        \
-    static const bool kEnabled = true;                               \
+    static constexpr bool kEnabled = true;                           \
     /*! \brief lhs OPERATOR rhs, lanewise. */                        \
     static Packet<DType, Arch> Map(const Packet<DType, Arch>& lhs,   \
                                    const Packet<DType, Arch>& rhs) { \
@@ -288,7 +288,7 @@ MSHADOW_COMPAT_PACKET_OP_(div, /)
 template <typename DType, PacketArch Arch>
 struct PacketOp<::shade::op::identity, DType, Arch> {
   /*! \brief It has one. */
-  static const bool kEnabled = true;
+  static constexpr bool kEnabled = true;
   /*! \brief src itself. */
   static Packet<DType, Arch> Map(const Packet<DType, Arch>& src) { return src; }
 };
@@ -434,45 +434,45 @@ inline PacketPlan<BinaryMapExp<OP, TA, TB, DType, etype>, DType, Arch> MakePacke
 template <typename E, PacketArch Arch>
 struct PacketCheck {
   /*! \brief No. */
-  static const bool kPass = false;
+  static constexpr bool kPass = false;
 };
 /*! \brief float has packets. */
 template <PacketArch Arch>
 struct PacketCheck<float, Arch> {
   /*! \brief Yes. */
-  static const bool kPass = true;
+  static constexpr bool kPass = true;
 };
 /*! \brief double has packets. */
 template <PacketArch Arch>
 struct PacketCheck<double, Arch> {
   /*! \brief Yes. */
-  static const bool kPass = true;
+  static constexpr bool kPass = true;
 };
 /*! \brief A scalar: when its type has packets. */
 template <typename DType, PacketArch Arch>
 struct PacketCheck<ScalarExp<DType>, Arch> {
   /*! \brief As DType. */
-  static const bool kPass = PacketCheck<DType, Arch>::kPass;
+  static constexpr bool kPass = PacketCheck<DType, Arch>::kPass;
 };
 /*! \brief A cpu tensor: when its type has packets. */
 template <int dim, typename DType, PacketArch Arch>
 struct PacketCheck<::shade::Tensor<::shade::cpu, dim, DType>, Arch> {
   /*! \brief As DType. */
-  static const bool kPass = PacketCheck<DType, Arch>::kPass;
+  static constexpr bool kPass = PacketCheck<DType, Arch>::kPass;
 };
 /*! \brief A unary map: its operand passes and OP has a packet form. */
 template <typename OP, typename TA, typename DType, int etype, PacketArch Arch>
 struct PacketCheck<UnaryMapExp<OP, TA, DType, etype>, Arch> {
   /*! \brief Both. */
-  static const bool kPass =
+  static constexpr bool kPass =
       PacketCheck<TA, Arch>::kPass && packet::PacketOp<OP, DType, Arch>::kEnabled;
 };
 /*! \brief A binary map: both operands pass and OP has a packet form. */
 template <typename OP, typename TA, typename TB, typename DType, int etype, PacketArch Arch>
 struct PacketCheck<BinaryMapExp<OP, TA, TB, DType, etype>, Arch> {
   /*! \brief All three. */
-  static const bool kPass = packet::PacketOp<OP, DType, Arch>::kEnabled &&
-                            PacketCheck<TA, Arch>::kPass && PacketCheck<TB, Arch>::kPass;
+  static constexpr bool kPass = packet::PacketOp<OP, DType, Arch>::kEnabled &&
+                                PacketCheck<TA, Arch>::kPass && PacketCheck<TB, Arch>::kPass;
 };
 
 /*! \brief Whether every tensor of expression E is aligned for Arch (Check). */
