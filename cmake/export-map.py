@@ -50,7 +50,8 @@ for m, d in zip(mangled, demangled):
         continue
     if not vague and "detail::" in head:
         # The unqualified name of the function or object (templates arguments dropped).
-        last = re.sub(r"<.*>", "", head).split("::")[-1]
+        # ABI tags ("str[abi:cxx11]") are not part of the name a header spells.
+        last = re.sub(r"\[abi:[^\]]*\]", "", re.sub(r"<.*>", "", head)).split("::")[-1]
         # A destructor is named by its class: ~ErrorMessage is called wherever ErrorMessage is.
         if last.lstrip("~") not in header_words:
             continue
