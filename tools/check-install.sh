@@ -48,14 +48,18 @@ if [ "$shared_out" != "$default_out" ]; then
   diff <(echo "$default_out") <(echo "$shared_out") || true
   exit 1
 fi
-ldd ./build-consumer-shared/consumer | grep -q "libshade.so" || { echo "check-install: consumer does not load libshade.so"; exit 1; }
+# (Listings are captured before grep -q reads them: with pipefail, grep -q leaving early would
+# fail the pipeline through the writer's SIGPIPE.)
+libs="$(ldd ./build-consumer-shared/consumer)"
+grep -q "libshade.so" <<<"$libs" || { echo "check-install: consumer does not load libshade.so"; exit 1; }
 so="$(ls "$shared_prefix"/lib*/libshade.so.* | head -1)"
 # An internal of src/ (not named by any header) must not be exported: ContiguousStrides is
 # public, the per-file helpers of src/ndarray are not.
 exported=$(nm -D --defined-only "$so" | wc -l)
 hidden=$(nm -C --defined-only "$so" | grep -cE " [tT] shade::" || true)
 echo "check-install: libshade.so exports $exported symbols; $hidden shade functions are local"
-nm -DC --defined-only "$so" | grep -q " shade::ContiguousStrides(" || { echo "check-install: public API not exported"; exit 1; }
+dynamic_symbols="$(nm -DC --defined-only "$so")"
+grep -q " shade::ContiguousStrides(" <<<"$dynamic_symbols" || { echo "check-install: public API not exported"; exit 1; }
 echo "check-install: shared consumer agrees with the static one"
 pc_out="$(cd tests/consumer && PKG_CONFIG_PATH="$shared_prefix/lib/pkgconfig:$(ls -d "$shared_prefix"/lib/*/pkgconfig 2>/dev/null | head -1)" \
   sh -c 'c++ -O2 main.cc -o "$0" $(pkg-config --cflags --libs shade) -Wl,-rpath,"$1"' "$prefix/consumer-pc" "$(dirname "$so")" && "$prefix/consumer-pc")"
