@@ -111,3 +111,24 @@ TEST(Allocator, ARegisteredGpuAllocatorIsUsed) {
 }
 
 }  // namespace
+
+TEST(Allocator, AlignedMallocPitchPadsRowsToTheRequestedAlignment) {
+  for (const std::size_t align : {std::size_t{16}, shade::kAlignBytes, std::size_t{256}}) {
+    for (const std::size_t lspace : {std::size_t{1}, std::size_t{16}, std::size_t{100}}) {
+      std::size_t pitch = 0;
+      void* block = shade::AlignedMallocPitch(&pitch, lspace, 3, align);
+      // The pitch is the smallest multiple of align that holds a row.
+      EXPECT_EQ(pitch, (lspace + align - 1) / align * align) << lspace << " / " << align;
+      EXPECT_EQ(reinterpret_cast<std::uintptr_t>(block) % align, 0u) << align;
+      shade::AlignedFree(block);
+    }
+  }
+  std::size_t pitch = 7;
+  EXPECT_THROW(shade::AlignedMallocPitch(&pitch, 10, 2, 0), shade::Error);
+  EXPECT_THROW(shade::AlignedMallocPitch(&pitch, 10, 2, 24), shade::Error);
+  EXPECT_EQ(pitch, 7u);  // untouched when it throws
+  // The allocation cap applies (mshadow's packet::AlignedMallocPitch goes through here too).
+  const std::size_t previous = shade::SetMaxAllocationBytes(1024);
+  EXPECT_THROW(shade::AlignedMallocPitch(&pitch, 1000, 2, 16), shade::Error);
+  shade::SetMaxAllocationBytes(previous);
+}

@@ -16,7 +16,13 @@ std::atomic<std::uint64_t> g_allocations{0};
 std::atomic<std::size_t> g_max_allocation_bytes{0};  // SetMaxAllocationBytes; 0 = no cap
 constexpr std::size_t kHugePageBytes = std::size_t(2) << 20;
 constexpr std::size_t kHugePageThreshold = std::size_t(4) << 20;
+
+// posix_memalign's rule, checked before any arithmetic divides by the alignment.
+void CheckAlignment(std::size_t align, const char* where) {
+  SHADE_CHECK(align >= sizeof(void*) && (align & (align - 1)) == 0)
+      << where << ": alignment " << align << " is not a power of two >= " << sizeof(void*);
 }
+}  // namespace
 
 std::size_t SetMaxAllocationBytes(std::size_t bytes) noexcept {
   return g_max_allocation_bytes.exchange(bytes, std::memory_order_relaxed);
@@ -36,10 +42,10 @@ void CheckAllocationLimit(std::size_t bytes, const char* what) {
 
 void* AlignedAlloc(std::size_t bytes, std::size_t align) {
   CheckAllocationLimit(bytes, "AlignedAlloc");
-  SHADE_CHECK(align >= sizeof(void*) && (align & (align - 1)) == 0)
-      << "AlignedAlloc: alignment " << align << " is not a power of two >= " << sizeof(void*);
+  CheckAlignment(align, "AlignedAlloc");
   // Round up to the alignment so vector loads of a full last packet stay inside the block.
-  SHADE_CHECK_LE(bytes, SIZE_MAX - align) << "AlignedAlloc: request of " << bytes << " bytes overflows";
+  SHADE_CHECK_LE(bytes, SIZE_MAX - align)
+      << "AlignedAlloc: request of " << bytes << " bytes overflows";
   // Large blocks start on a 2 MiB boundary and ask for transparent huge pages: first-touch
   // page faults of a 64 MiB array drop from 16384 to 32 (NumPy does the same).
   const bool huge = bytes >= kHugePageThreshold && align <= kHugePageBytes;
@@ -56,7 +62,9 @@ void* AlignedAlloc(std::size_t bytes, std::size_t align) {
   return ptr;
 }
 
-void AlignedFree(void* ptr) noexcept { std::free(ptr); }
+void AlignedFree(void* ptr) noexcept {
+  std::free(ptr);
+}
 
 // Small blocks: posix_memalign is glibc's slow path (no tcache; it splits and consolidates
 // chunks), about 60-80 ns a pair for a 16-byte array. A per-thread stack of freed blocks per
@@ -163,15 +171,19 @@ void* SmallAlignedAlloc(std::size_t bytes, void (**free_fn)(void*)) {
   return AlignedAlloc(static_cast<std::size_t>(c + 1) * kAlignBytes);
 }
 
-void* AlignedMallocPitch(std::size_t* out_pitch, std::size_t lspace, std::size_t num_line) {
-  SHADE_CHECK_LE(lspace, SIZE_MAX - kAlignBytes) << "AlignedMallocPitch: row of " << lspace << " bytes overflows";
-  const std::size_t pitch = (lspace + kAlignBytes - 1) / kAlignBytes * kAlignBytes;
+void* AlignedMallocPitch(std::size_t* out_pitch, std::size_t lspace, std::size_t num_line,
+                         std::size_t align) {
+  CheckAlignment(align, "AlignedMallocPitch");
+  SHADE_CHECK_LE(lspace, SIZE_MAX - align)
+      << "AlignedMallocPitch: row of " << lspace << " bytes overflows";
+  const std::size_t pitch = (lspace + align - 1) / align * align;
   std::size_t total = 0;
   if (__builtin_mul_overflow(pitch, num_line, &total)) {
     SHADE_THROW << "AlignedMallocPitch: " << num_line << " rows of " << pitch << " bytes overflow";
   }
+  void* block = AlignedAlloc(total, align);
   *out_pitch = pitch;
-  return AlignedAlloc(total);
+  return block;
 }
 
 std::uint64_t AllocationCount() noexcept {

@@ -384,12 +384,12 @@ namespace limits {
 /*! \brief Lowest finite value: -FLT_MAX, -DBL_MAX, MSHADOW_HALF_MIN, or the integer minimum. */
 template <typename DType>
 inline DType MinValue() {
-  return detail::LowestFinite<DType>();
+  return detail::Limit<DType, true, true>();
 }
 /*! \brief Largest finite value: FLT_MAX, DBL_MAX, MSHADOW_HALF_MAX, or the integer maximum. */
 template <typename DType>
 inline DType MaxValue() {
-  return detail::HighestFinite<DType>();
+  return detail::Limit<DType, false, true>();
 }
 }  // namespace limits
 }  // namespace red

@@ -17,7 +17,6 @@
 
 #include <cstddef>
 #include <cstdint>
-#include <cstdlib>
 
 #if defined(__SSE2__)
 #include <emmintrin.h>
@@ -29,6 +28,7 @@
 #include "shade/expr/expression.h"
 #include "shade/functor/op.h"
 #include "shade/functor/sv.h"
+#include "shade/memory/alloc.h"
 #include "shade/tensor/tensor.h"
 
 namespace mshadow {
@@ -56,27 +56,17 @@ struct AlignBytes {
 
 /*!
  * \brief Allocates num_line rows of lspace bytes, each row padded to a multiple of 16 bytes
- *  (the pitch, stored in *out_pitch) and the block 16-byte aligned. Free with AlignedFree.
+ *  (the pitch, stored in *out_pitch) and the block 16-byte aligned: shade's AlignedMallocPitch
+ *  at mshadow's packet alignment (so the allocation cap applies). Free with AlignedFree.
  *  Throws shade::Error on overflow or allocation failure (mshadow aborts).
  */
 inline void* AlignedMallocPitch(size_t* out_pitch, size_t lspace, size_t num_line) {
-  const size_t align = size_t{1} << AlignBytes<MSHADOW_DEFAULT_PACKET>::value;
-  SHADE_CHECK(lspace <= SIZE_MAX - (align - 1))
-      << "AlignedMallocPitch: a row of " << lspace << " bytes overflows size_t when padded";
-  const size_t pitch = (lspace + align - 1) / align * align;
-  SHADE_CHECK(num_line == 0 || pitch <= SIZE_MAX / num_line)
-      << "AlignedMallocPitch: " << num_line << " rows of " << pitch << " bytes overflow size_t";
-  const size_t bytes = pitch * num_line;
-  void* res = nullptr;
-  const int ret = posix_memalign(&res, align, bytes);
-  SHADE_CHECK(ret == 0 && res != nullptr)
-      << "AlignedMallocPitch failed: " << num_line << " rows of " << pitch << " bytes";
-  *out_pitch = pitch;
-  return res;
+  return ::shade::AlignedMallocPitch(out_pitch, lspace, num_line,
+                                     size_t{1} << AlignBytes<MSHADOW_DEFAULT_PACKET>::value);
 }
 /*! \brief Frees memory from AlignedMallocPitch. */
 inline void AlignedFree(void* ptr) {
-  std::free(ptr);
+  ::shade::AlignedFree(ptr);
 }
 /*! \brief True when pitch is a multiple of Arch's alignment. */
 template <PacketArch Arch>

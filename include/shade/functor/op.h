@@ -292,40 +292,22 @@ namespace red {
 namespace hn = packet::hn;
 SHADE_TARGET_NAMESPACE_BEGIN
 namespace detail {
-/*! \brief Most negative value of DType (-inf for floating types). */
-template <typename DType>
-SHADE_XINLINE DType Lowest() {
-  if constexpr (kIsFloating<DType>) {
-    return DType(-std::numeric_limits<float>::infinity());
+/*!
+ * \brief The lowest (kLow) or highest value of DType: +-inf for floating types, or with kFinite
+ *  the finite extreme as mshadow's red::limits (-FLT_MAX, -DBL_MAX, -65504, ...); the integer
+ *  extremes for integers.
+ */
+template <typename DType, bool kLow, bool kFinite>
+SHADE_XINLINE DType Limit() {
+  if constexpr (kIsFloating<DType> && !kFinite) {
+    const float inf = std::numeric_limits<float>::infinity();
+    return DType(kLow ? -inf : inf);
+  } else if constexpr (kIsFloat16<DType>) {
+    // numeric_limits has no 16-bit floats: their largest finite bit patterns, sign set for kLow.
+    const bool half = DataType<DType>::kFlag == kFloat16;
+    return DType::Binary((kLow ? 0x8000 : 0) | (half ? 0x7BFF : 0x7F7F));
   } else {
-    return std::numeric_limits<DType>::lowest();
-  }
-}
-/*! \brief Most positive value of DType (+inf for floating types). */
-template <typename DType>
-SHADE_XINLINE DType Highest() {
-  if constexpr (kIsFloating<DType>) {
-    return DType(std::numeric_limits<float>::infinity());
-  } else {
-    return std::numeric_limits<DType>::max();
-  }
-}
-/*! \brief Lowest finite value of DType (mshadow's red::limits::MinValue: -FLT_MAX, -65504, ...). */
-template <typename DType>
-SHADE_XINLINE DType LowestFinite() {
-  if constexpr (kIsFloat16<DType>) {
-    return DType::Binary(DataType<DType>::kFlag == kFloat16 ? 0xFBFF : 0xFF7F);
-  } else {
-    return std::numeric_limits<DType>::lowest();
-  }
-}
-/*! \brief Largest finite value of DType (mshadow's red::limits::MaxValue). */
-template <typename DType>
-SHADE_XINLINE DType HighestFinite() {
-  if constexpr (kIsFloat16<DType>) {
-    return DType::Binary(DataType<DType>::kFlag == kFloat16 ? 0x7BFF : 0x7F7F);
-  } else {
-    return std::numeric_limits<DType>::max();
+    return kLow ? std::numeric_limits<DType>::lowest() : std::numeric_limits<DType>::max();
   }
 }
 }  // namespace detail
@@ -411,11 +393,7 @@ struct Extremum {
   /*! \brief Initial value: the lowest (max) or highest (min) finite value, or +-inf. */
   template <typename DType>
   static SHADE_XINLINE void SetInitValue(DType& initv) {  // NOLINT
-    if constexpr (kFromInfinity) {
-      initv = kMax ? Lowest<DType>() : Highest<DType>();
-    } else {
-      initv = kMax ? LowestFinite<DType>() : HighestFinite<DType>();
-    }
+    initv = Limit<DType, kMax, !kFromInfinity>();
   }
   /*! \brief Packet fold, lanewise identical to Reduce (used by backend/cpu/reduce.h). */
   template <class D, class V>

@@ -20,10 +20,11 @@ void* AlignedAlloc(std::size_t bytes, std::size_t align = kAlignBytes);
 void AlignedFree(void* ptr) noexcept;
 
 /*!
- * \brief Allocates `num_line` rows of `lspace` bytes, each row starting aligned; the row
- *  pitch (>= lspace, a multiple of kAlignBytes) is written to `*out_pitch`. Throws on overflow.
+ * \brief Allocates `num_line` rows of `lspace` bytes, each row starting aligned to `align`; the
+ *  row pitch (>= lspace, a multiple of align) is written to `*out_pitch`. Throws on overflow.
  */
-void* AlignedMallocPitch(std::size_t* out_pitch, std::size_t lspace, std::size_t num_line);
+void* AlignedMallocPitch(std::size_t* out_pitch, std::size_t lspace, std::size_t num_line,
+                         std::size_t align = kAlignBytes);
 
 /*!
  * \brief Largest request SmallAlignedAlloc serves from its per-thread cache (512: a small
