@@ -292,6 +292,16 @@ TEST(Dist, NonBlockingRequests) {
     ASSERT_EQ(gb[static_cast<std::size_t>(i)],
               Reduced(shade::kBfloat16, ReduceOp::kProd, c.size(), i));
   }
+  // The request owns what it writes back to: here the only handle of the view is a temporary
+  // that dies before the wait (blocking calls borrow the caller's handle, requests must not).
+  NDArray base = Mine(c, shade::kFloat32, {4, 3});
+  shade::dist::Request rt = c.IAllreduce(base.transpose(0, 1), ReduceOp::kSum);
+  rt.Wait();
+  const std::vector<double> gt = Values(base);
+  for (index_t i = 0; i < 12; ++i) {
+    ASSERT_EQ(gt[static_cast<std::size_t>(i)],
+              Reduced(shade::kFloat32, ReduceOp::kSum, c.size(), i));
+  }
   NDArray x = Mine(c, shade::kInt16, {3});
   { shade::dist::Request r = c.IBroadcast(x, 0); }  // the destructor waits
   EXPECT_EQ(Values(x), Values(Make(shade::kInt16, {3}, [](index_t i) { return Value(0, i); })));
