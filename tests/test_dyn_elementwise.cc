@@ -166,6 +166,40 @@ TEST(DynElementwise, NotEqualIsTrueForNaNInEveryLane) {
   }
 }
 
+// Ties between 0.0 and -0.0 and NaNs in either operand, in the packet body and the tail.
+// Oracle: NumPy 1.24 (/usr/bin/python3 on Debian 12) gives the second operand on a tie:
+// np.signbit(np.maximum(0.0, -0.0)) is True, np.signbit(np.maximum(-0.0, 0.0)) is False, and the
+// same for np.minimum and for float32 arrays; a NaN on either side is the result.
+TEST(DynElementwise, MaximumAndMinimumTiesAndNaNsAreNumPys) {
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  for (int flag : {kFloat16, kBfloat16, kFloat32, kFloat64}) {
+    NDArray a = NDArray::Empty({37}, flag), b = NDArray::Empty({37}, flag);
+    for (index_t i = 0; i < 37; ++i) {
+      const int k = static_cast<int>(i % 6);  // 0/-0, -0/0, NaN/1, 1/NaN, 2/3, 3/2
+      const double x[6] = {0.0, -0.0, nan, 1.0, 2.0, 3.0};
+      const double y[6] = {-0.0, 0.0, 1.0, nan, 3.0, 2.0};
+      a.set({i}, x[k]);
+      b.set({i}, y[k]);
+    }
+    for (bool is_max : {true, false}) {
+      const NDArray got = is_max ? maximum(a, b) : minimum(a, b);
+      for (index_t i = 0; i < 37; ++i) {
+        const double x = a.get({i}), y = b.get({i}), r = got.get({i});
+        const std::string what = std::string(is_max ? "maximum(" : "minimum(") + std::to_string(x) +
+                                 ", " + std::to_string(y) + ") " + TypeFlagName(flag) +
+                                 " element " + std::to_string(i);
+        if (std::isnan(x) || std::isnan(y)) {
+          EXPECT_TRUE(std::isnan(r)) << what;
+        } else if (x == y) {
+          EXPECT_EQ(std::signbit(r), std::signbit(y)) << what << ": a tie gives the second operand";
+        } else {
+          EXPECT_EQ(r, is_max ? std::max(x, y) : std::min(x, y)) << what;
+        }
+      }
+    }
+  }
+}
+
 // Reference for the large tests: a naive loop in double.
 template <typename F>
 std::vector<double> Naive(index_t n, F f) {

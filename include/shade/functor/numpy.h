@@ -262,37 +262,43 @@ struct power {
     }
   }
 };
-/*! \brief NumPy's maximum: a NaN in either operand is the result. */
+/*!
+ * \brief NumPy's maximum: a NaN in either operand is the result; on a tie (0.0 and -0.0) the
+ *  second operand, as NumPy gives on x86 (`np.maximum(0.0, -0.0)` is -0.0).
+ */
 struct maximum {
   /*! \brief Returns the larger of a and b, or the NaN among them. */
   template <typename T>
   static SHADE_XINLINE T Map(T a, T b) {
-    if (detail::IsNaN(b)) return b;
-    return op::maximum::Map(a, b);  // keeps a NaN in a
+    if (detail::IsNaN(a)) return a;
+    return a > b ? a : b;  // a NaN in b is not greater: b
   }
-  /*! \brief Lane-wise maximum; a NaN in b is the result (float lanes). */
+  /*! \brief Lane-wise maximum, with the scalar form's NaN and tie rules. */
   template <class D, class V>
   static HWY_INLINE V MapPacket(D d, V a, V b) {
     if constexpr (detail::kFloatLane<D>) {
-      return hn::IfThenElse(hn::IsNaN(b), b, packet::Max(d, a, b));
+      return hn::IfThenElse(hn::IsNaN(a), a, hn::IfThenElse(hn::Gt(a, b), a, b));
     } else {
-      return packet::Max(d, a, b);
+      return packet::Max(d, a, b);  // integers have no ties to tell apart
     }
   }
 };
-/*! \brief NumPy's minimum: a NaN in either operand is the result. */
+/*!
+ * \brief NumPy's minimum: a NaN in either operand is the result; on a tie the second operand
+ *  (`np.minimum(-0.0, 0.0)` is 0.0).
+ */
 struct minimum {
   /*! \brief Returns the smaller of a and b, or the NaN among them. */
   template <typename T>
   static SHADE_XINLINE T Map(T a, T b) {
-    if (detail::IsNaN(b)) return b;
-    return op::minimum::Map(a, b);
+    if (detail::IsNaN(a)) return a;
+    return a < b ? a : b;
   }
-  /*! \brief Lane-wise minimum; a NaN in b is the result (float lanes). */
+  /*! \brief Lane-wise minimum, with the scalar form's NaN and tie rules. */
   template <class D, class V>
   static HWY_INLINE V MapPacket(D d, V a, V b) {
     if constexpr (detail::kFloatLane<D>) {
-      return hn::IfThenElse(hn::IsNaN(b), b, packet::Min(d, a, b));
+      return hn::IfThenElse(hn::IsNaN(a), a, hn::IfThenElse(hn::Lt(a, b), a, b));
     } else {
       return packet::Min(d, a, b);
     }
