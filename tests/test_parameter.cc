@@ -605,6 +605,12 @@ TEST(Parameter, MalformedJson) {
   // Bytes that are not UTF-8 cannot be written as JSON text.
   a.Init(KV{{"s", std::string("\xff\xfe")}});
   EXPECT_THROW(a.SaveJSON(), ParamError);
+  try {
+    (void)a.SaveJSON();
+  } catch (const ParamError& e) {
+    EXPECT_NE(std::string(e.what()).find("the value of s is not valid UTF-8"), std::string::npos)
+        << e.what();
+  }
 }
 
 // --- broken declarations: each throws ParamError at first use (and again at every use).

@@ -61,7 +61,21 @@ json ReadValue(std::istream* is) {
 namespace parameter {
 
 std::string ParamDictToJSON(const std::map<std::string, std::string>& dict) {
-  return Dump(ObjectOfStrings(dict));
+  const json object = ObjectOfStrings(dict);
+  try {
+    return object.dump();
+  } catch (const json::exception&) {
+    // Name the first field whose text JSON cannot hold (only on this failure path).
+    for (const auto& kv : dict) {
+      try {
+        (void)json(kv.second).dump();
+      } catch (const json::exception& e) {
+        throw ParamError("cannot write parameters as JSON: the value of " + kv.first +
+                         " is not valid UTF-8 text (" + e.what() + ")");
+      }
+    }
+    return Dump(object);  // a key, then: Dump reports it
+  }
 }
 
 std::map<std::string, std::string> ParamDictFromJSON(const std::string& text) {
