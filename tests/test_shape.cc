@@ -176,7 +176,11 @@ TEST(TShape, PrintAndParse) {
   EXPECT_EQ(Str(TShape()), "()");
   EXPECT_EQ(shade::ParseTShape("()"), TShape());
   EXPECT_EQ(shade::ParseTShape("  (1, 2, 3, 4, 5, 6)  "), (TShape{1, 2, 3, 4, 5, 6}));
+  // Negative extents parse, as in dmlc/MXNet, whose reshape parameters use -1 ("infer"), 0
+  // and -2; anything that would size memory from such a shape refuses it.
   EXPECT_EQ(shade::ParseTShape("(-1,2)"), (TShape{-1, 2}));
+  EXPECT_THROW((void)shade::ParseTShape("(-1,2)").Size(), shade::Error);
+  EXPECT_THROW((void)shade::ParseTShape("(4,-3)").ProdShape(0, 2), shade::Error);
   for (const char* bad : {"", "(", "(3", "(3,,4)", "(,)", "3x", "(3)4", "(99999999999999999999)",
                           "(3;4)", "[3,4]", "(3 4)", "-"}) {
     EXPECT_THROW(shade::ParseTShape(bad), shade::Error) << bad;
