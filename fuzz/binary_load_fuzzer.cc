@@ -20,7 +20,9 @@ void LoadOne(const std::uint8_t* data, std::size_t size, int form) {
     if (form == 0) {
       shade::Tensor<shade::cpu, dim, DType> t;
       shade::LoadBinary(in, &t, false);
-      const std::size_t used = sizeof(shade::index_t) * dim + t.shape_.Size() * sizeof(DType);
+      // mshadow stores each extent in 32 bits.
+      const std::size_t used =
+          sizeof(shade::detail::BinaryExtent) * dim + t.shape_.Size() * sizeof(DType);
       if (used > size) __builtin_trap();
       shade::io::MemoryStream out;
       shade::SaveBinary(out, t);

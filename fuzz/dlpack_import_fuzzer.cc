@@ -6,6 +6,7 @@
 // overflows int64; a refused import must not call the deleter.
 #include <dlpack/dlpack.h>
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>
@@ -84,8 +85,10 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   std::vector<std::int64_t> ref_strides(static_cast<std::size_t>(ndim));
   for (int i = ndim - 1; i >= 0; --i) {
     if (shape[i] < 0) negative = true;
+    // Saturate at 2^63 (beyond any int64 count): a capped count times one more extent (< 2^63)
+    // stays below 2^126. (A cap of 2^80 overflowed the 128 bits: UBSan, in this target.)
     numel *= shape[i] > 0 ? shape[i] : 0;
-    if (numel > (__int128(1) << 80)) numel = __int128(1) << 80;
+    if (numel > (__int128(1) << 63)) numel = __int128(1) << 63;
   }
   std::int64_t running = 1;
   for (int i = ndim - 1; i >= 0; --i) {
@@ -97,8 +100,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   if (numel > 0) {
     for (int i = 0; i < ndim; ++i) {
       span += __int128(shape[i] - 1) * ref_strides[i];
-      if (span > (__int128(1) << 100))
-        span = __int128(1) << 100;  // saturate: 5 terms of 2^126 would wrap
+      // Saturate both ways (negative strides make negative terms): 5 terms of 2^126 would wrap.
+      span = std::min(std::max(span, -(__int128(1) << 100)), __int128(1) << 100);
     }
   }
   const __int128 bytes_needed = numel > 0 ? (span + 1) * __int128(itemsize) : 0;
