@@ -47,7 +47,7 @@ index_t Numel(const Vec& s) {
 // and ran the target at ~300 executions/s. Views that large are plain index maps like small
 // ones; the threaded copy behind `contiguous()` has its own tests.)
 struct TooLarge {};
-constexpr index_t kMaxElements = index_t{1} << 14;
+constexpr index_t kMaxElements = index_t{1} << 12;
 
 // Builds a reference from a function of the multi-index.
 template <typename F>
