@@ -26,9 +26,9 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 build="${1:-build-tsan}"
 archer=/usr/lib/llvm-14/lib/libarcher.so
-[ -x /usr/bin/clang++ ] && [ -f "$archer" ] || {
-  apt-get install -y -qq clang libomp-dev >/dev/null
-}
+# libclang-rt-dev holds the TSan runtime: clang only recommends it (so a machine that installs
+# no recommends lacks it), hence it is named here.
+apt-get install -y -qq clang libclang-rt-dev libomp-dev >/dev/null
 tests=(test_parallel test_intrusive_ptr test_storage test_ndarray test_parameter test_dyn_elementwise
   test_dyn_reduce test_allocator test_stress)
 launcher=()
