@@ -14,7 +14,8 @@ build="${SHADE_FUZZ_BUILD:-build-fuzz}"
 targets=(npy_header_fuzzer npy_load_fuzzer ndarray_load_fuzzer tshape_parse_fuzzer param_init_fuzzer
   npz_load_fuzzer binary_load_fuzzer dlpack_import_fuzzer view_chain_fuzzer lazy_expr_fuzzer)
 # libclang-rt-dev holds libFuzzer and the sanitizer runtimes (clang only recommends it).
-apt-get install -y -qq clang libclang-rt-dev libomp-dev >/dev/null
+dpkg -s clang libclang-rt-dev libomp-dev >/dev/null 2>&1 ||
+  apt-get install -y -qq clang libclang-rt-dev libomp-dev >/dev/null
 launcher=()
 if [ -n "${SHADE_CCACHE:-}" ]; then launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache); fi
 # -O1 -g with assertions on (no NDEBUG): internal invariants fire under fuzzing too. A native

@@ -28,7 +28,8 @@ build="${1:-build-tsan}"
 archer=/usr/lib/llvm-14/lib/libarcher.so
 # libclang-rt-dev holds the TSan runtime: clang only recommends it (so a machine that installs
 # no recommends lacks it), hence it is named here.
-apt-get install -y -qq clang libclang-rt-dev libomp-dev >/dev/null
+dpkg -s clang libclang-rt-dev libomp-dev >/dev/null 2>&1 ||
+  apt-get install -y -qq clang libclang-rt-dev libomp-dev >/dev/null
 tests=(test_parallel test_intrusive_ptr test_storage test_ndarray test_parameter test_dyn_elementwise
   test_dyn_reduce test_allocator test_stress)
 launcher=()
