@@ -4,7 +4,7 @@
 # test files for the .npy and NDArray targets).
 #   tools/run-fuzz.sh smoke [seconds]         every target for `seconds` (default 30), two at a
 #                                             time (CI: 11 targets x 30 s / 2 cores ~ 3 min + build)
-#   tools/run-fuzz.sh run <target> <runs> [max_total_time]   one campaign, niced, -jobs=1
+#   tools/run-fuzz.sh run <target> <runs> [max_total_time]   one campaign, niced, in-process
 # Build directory: $SHADE_FUZZ_BUILD (default build-fuzz). Exit status is non-zero on any crash,
 # leak, sanitizer report or broken invariant (__builtin_trap in a target).
 set -euo pipefail
