@@ -7,7 +7,10 @@
 // borders and overlapping windows. A few direct naive checks of the CNN's layout copies too.
 #include <gtest/gtest.h>
 
+#include <cstdint>
 #include <cstring>
+#include <limits>
+#include <type_traits>
 
 #include "ext_test_util.h"
 #include "shade/backend/cpu/parallel.h"
@@ -135,6 +138,12 @@ TYPED_TEST(FastPathTest, PoolAndUnpool) {
     index_t ky, kx, sy, sx;
   };
   const Case cases[] = {{Shape4(6, 9, 24, 22), 2, 2, 2, 2},   // the CNN's pooling
+                        {Shape4(3, 4, 9, 37), 2, 2, 2, 2},    // 2x2/2 rows of 18 windows: every
+                                                              // packet width, a scalar rest, a
+                                                              // trailing row and column
+                        {Shape4(2, 3, 8, 8), 2, 2, 2, 2},     // the CNN's second pooling (4 wide)
+                        {Shape4(2, 3, 6, 58), 2, 2, 2, 2},    // 29 windows: 16 + 8 + 4 + 1
+                        {Shape4(2, 3, 11, 70), 3, 2, 3, 2},   // 2-wide windows 3 rows high
                         {Shape4(5, 7, 23, 19), 3, 2, 2, 3},   // trailing rows / columns unpooled
                         {Shape4(4, 9, 17, 20), 3, 3, 1, 2},   // overlapping windows
                         {Shape4(3, 5, 20, 23), 2, 3, 3, 4}};  // gaps between windows
@@ -155,6 +164,9 @@ TYPED_TEST(FastPathTest, PoolAndUnpool) {
     CompareWithElementLoop<T, 4>(ps, 0, [&](Tensor<cpu, 4, T>& dst, int saver, bool general) {
       StoreEither<T>(dst, saver, general, pool<red::avg>(src.t, c.ky, c.kx, c.sy, c.sx));
     });
+    CompareWithElementLoop<T, 4>(ps, 2, [&](Tensor<cpu, 4, T>& dst, int saver, bool general) {
+      StoreEither<T>(dst, saver, general, pool<red::sum>(src.t, c.ky, c.kx, c.sy, c.sx));
+    });
     CompareWithElementLoop<T, 4>(c.src, 3, [&](Tensor<cpu, 4, T>& dst, int saver, bool general) {
       StoreEither<T>(dst, saver, general,
                      unpool<red::maximum>(src.t, pmax.t, grad.t, c.ky, c.kx, c.sy, c.sx));
@@ -167,6 +179,46 @@ TYPED_TEST(FastPathTest, PoolAndUnpool) {
       StoreEither<T>(dst, saver, general,
                      unpool<red::avg>(src.t, pavg.t, grad.t, c.ky, c.kx, c.sy, c.sx));
     });
+  }
+}
+
+// Max and sum pooling and their gradients over NaN, inf and signed zeros: the packet paths of
+// 2x2/2 windows must keep the element loop's tie and NaN rules bit for bit (max of 0 and -0
+// keeps the first; a NaN never wins; 0 * inf is NaN in the gradient).
+TYPED_TEST(FastPathTest, PoolSpecialValues) {
+  using T = TypeParam;
+  if constexpr (std::is_floating_point<T>::value) {
+    const T inf = std::numeric_limits<T>::infinity(), nan = std::numeric_limits<T>::quiet_NaN();
+    // no -inf: inf + -inf makes the negative default NaN, and which of two different NaNs an
+    // addition returns depends on operand order, which the compiler may swap
+    const T specials[] = {T(0), -T(0), nan, inf, T(2), T(1), -T(1), T(0.5)};
+    const Shape<4> ss = Shape4(3, 5, 10, 36), ps = Shape4(3, 5, 5, 18);
+    Buf<T, 4> src(ss, 1), grad(ps, 0), pmax(ps, 0), psum(ps, 0);
+    std::uint32_t state = 12345;
+    auto next = [&state] { return (state = state * 1664525u + 1013904223u) >> 16; };
+    for (index_t k = 0; k < src.size(); ++k) src.flat(k) = specials[next() % 8];
+    for (index_t k = 0; k < grad.size(); ++k) grad.flat(k) = specials[next() % 8];
+    pmax.t = pool<red::maximum>(src.t * T(1), 2, 2, 2, 2);
+    psum.t = pool<red::sum>(src.t * T(1), 2, 2, 2, 2);
+    for (auto* pooled : {&pmax, &psum}) {
+      const bool is_max = pooled == &pmax;
+      CompareWithElementLoop<T, 4>(ps, 1, [&](Tensor<cpu, 4, T>& dst, int saver, bool general) {
+        if (is_max) {
+          StoreEither<T>(dst, saver, general, pool<red::maximum>(src.t, 2, 2, 2, 2));
+        } else {
+          StoreEither<T>(dst, saver, general, pool<red::sum>(src.t, 2, 2, 2, 2));
+        }
+      });
+      CompareWithElementLoop<T, 4>(ss, 2, [&](Tensor<cpu, 4, T>& dst, int saver, bool general) {
+        if (is_max) {
+          StoreEither<T>(dst, saver, general,
+                         unpool<red::maximum>(src.t, pooled->t, grad.t, 2, 2, 2, 2));
+        } else {
+          StoreEither<T>(dst, saver, general,
+                         unpool<red::sum>(src.t, pooled->t, grad.t, 2, 2, 2, 2));
+        }
+      });
+    }
   }
 }
 
