@@ -17,6 +17,7 @@
 #include <algorithm>
 #include <type_traits>
 
+#include "shade/backend/cpu/reduce.h"
 #include "shade/expr/ext/ext_base.h"
 #include "shade/tensor/tensor.h"
 
@@ -173,25 +174,6 @@ namespace detail {
 SHADE_TARGET_NAMESPACE_BEGIN
 namespace hn = packet::hn;
 #if HWY_TARGET != HWY_SCALAR && HWY_TARGET != HWY_EMU128
-/*! \brief Whether Reducer has a packet fold for lanes of T (red::avg has none). */
-template <typename Reducer, typename T, typename = void>
-struct HasReducePacket : std::false_type {};
-/*! \brief Reducers with ReducePacket (red::sum, red::maximum, ...). */
-template <typename Reducer, typename T>
-struct HasReducePacket<
-    Reducer, T,
-    std::void_t<decltype(Reducer::ReducePacket(packet::Tag<T>(), std::declval<packet::Vec<T>>(),
-                                               std::declval<packet::Vec<T>>()))>> : std::true_type {
-};
-/*! \brief Whether Saver has a packet form for lanes of T. */
-template <typename Saver, typename T, typename = void>
-struct HasSavePacket : std::false_type {};
-/*! \brief Savers whose element functor has a packet form. */
-template <typename Saver, typename T>
-struct HasSavePacket<
-    Saver, T,
-    std::void_t<decltype(Saver::SavePacket(packet::Tag<T>(), std::declval<packet::Vec<T>>(),
-                                           std::declval<packet::Vec<T>>()))>> : std::true_type {};
 /*! \brief Whether Reducer's PartialGrad is 1 where the source equals the pooled value, else 0. */
 template <typename Reducer>
 constexpr bool kIsExtremum = std::is_base_of<red::detail::Extremum<true, false>, Reducer>::value ||
@@ -200,9 +182,10 @@ constexpr bool kIsExtremum = std::is_base_of<red::detail::Extremum<true, false>,
                              std::is_base_of<red::detail::Extremum<false, true>, Reducer>::value;
 /*! \brief Pooling of T with Reducer and Saver has the packet form of 2-wide, stride-2 windows. */
 template <typename Reducer, typename Saver, typename T>
-constexpr bool kPoolPairPackets = (std::is_same<T, float>::value ||
-                                   std::is_same<T, double>::value) &&
-                                  HasReducePacket<Reducer, T>{} && HasSavePacket<Saver, T>{};
+constexpr bool kPoolPairPackets =
+    (std::is_same<T, float>::value || std::is_same<T, double>::value) &&
+    kernel::detail::kReducePacket<Reducer, T>&&  // red::avg has no packet fold
+    packet::kHasPacketArity<typename Saver::OPType, T, 2>;
 /*! \brief Its gradient (unpool, `=`) has the packet form: PartialGrad known as a packet. */
 template <typename Reducer, typename T>
 constexpr bool kUnpoolPairPackets = (std::is_same<T, float>::value ||
@@ -251,105 +234,21 @@ HWY_INLINE index_t PoolPairsRow(const T* in, index_t ld, index_t ys, index_t ye,
 }
 
 /*!
- * \brief One source row of unpool (`=`, disjoint 2-wide, stride-2 windows) for the windows
- *  [px, px + Lanes(d)): orow[2 px' + dx] = 0 + PartialGrad(irow[2 px' + dx], prow[px']) *
- *  grow[px'], the element loop's operations in the same order, so the same bits. lo / hi spread
- *  lane i / 2 and Lanes / 2 + i / 2 to lane i.
- */
-template <typename Reducer, class D, typename T, class Idx>
-HWY_INLINE void UnpoolPairsBlock(D d, const T* irow, const T* prow, const T* grow, index_t px,
-                                 T* orow, Idx lo, Idx hi) {
-  const index_t n = static_cast<index_t>(hn::Lanes(d));
-  const auto pooled = hn::LoadU(d, prow + px);
-  const auto grad = hn::LoadU(d, grow + px);
-  const auto zero = hn::Zero(d);
-  const auto one = hn::Set(d, T(1));
-  for (int half = 0; half < 2; ++half) {
-    const Idx idx = half == 0 ? lo : hi;
-    const auto value = hn::LoadU(d, irow + 2 * px + half * n);
-    const auto p = hn::TableLookupLanes(pooled, idx);
-    const auto g = hn::TableLookupLanes(grad, idx);
-    hn::Vec<D> partial = one;  // red::sum: 1
-    if constexpr (kIsExtremum<Reducer>) partial = hn::IfThenElseZero(hn::Eq(value, p), one);
-    hn::StoreU(hn::Add(zero, hn::Mul(partial, g)), d, orow + 2 * px + half * n);
-  }
-}
-
-/*! \brief UnpoolPairsBlock over [px, end) in blocks of kLanes, then narrower (as PoolPairsRow). */
-template <typename Reducer, typename T, size_t kLanes>
-HWY_INLINE index_t UnpoolPairsRow(const T* irow, const T* prow, const T* grow, index_t px,
-                                  index_t end, T* orow) {
-  const hn::CappedTag<T, kLanes> d;
-  constexpr size_t kMax = HWY_MAX_BYTES / sizeof(T);
-  const size_t n = hn::Lanes(d);
-  if (px + static_cast<index_t>(n) <= end) {
-    hwy::MakeSigned<T> lo[kMax], hi[kMax];
-    for (size_t i = 0; i < n; ++i) {
-      lo[i] = static_cast<hwy::MakeSigned<T>>(i / 2);
-      hi[i] = static_cast<hwy::MakeSigned<T>>(n / 2 + i / 2);
-    }
-    const auto ilo = hn::SetTableIndices(d, lo), ihi = hn::SetTableIndices(d, hi);
-    for (; px + static_cast<index_t>(n) <= end; px += static_cast<index_t>(n)) {
-      UnpoolPairsBlock<Reducer>(d, irow, prow, grow, px, orow, ilo, ihi);
-    }
-  }
-  if constexpr (kLanes * sizeof(T) > 16) {
-    return UnpoolPairsRow<Reducer, T, kLanes / 2>(irow, prow, grow, px, end, orow);
-  }
-  return px;
-}
-
-/*!
- * \brief The 2x2, stride-2 window over two source rows s0, s1 for the windows [px, px + Lanes(d)):
- *  out[px...] Saver= Reducer over (s0 even, s0 odd, s1 even, s1 odd), ReduceWindow's order.
- */
-template <typename Reducer, typename Saver, class D, typename T>
-HWY_INLINE void Pool2x2Block(D d, const T* s0, const T* s1, index_t px, T* out, hn::Vec<D> init) {
-  const index_t n = static_cast<index_t>(hn::Lanes(d));
-  const auto a0 = hn::LoadU(d, s0 + 2 * px), a1 = hn::LoadU(d, s0 + 2 * px + n);
-  const auto b0 = hn::LoadU(d, s1 + 2 * px), b1 = hn::LoadU(d, s1 + 2 * px + n);
-  auto acc = Reducer::ReducePacket(d, init, hn::ConcatEven(d, a1, a0));
-  acc = Reducer::ReducePacket(d, acc, hn::ConcatOdd(d, a1, a0));
-  acc = Reducer::ReducePacket(d, acc, hn::ConcatEven(d, b1, b0));
-  acc = Reducer::ReducePacket(d, acc, hn::ConcatOdd(d, b1, b0));
-  if constexpr (Saver::kReadsDst) acc = Saver::SavePacket(d, hn::LoadU(d, out + px), acc);
-  hn::StoreU(acc, d, out + px);
-}
-
-/*!
  * \brief Pooled rows [b, end) of 2x2, stride-2 pooling whose windows tile the planes (height =
  *  2 x pooled height, no clipped window): pooled row r reads source rows 2r and 2r + 1, so no
- *  plane or window arithmetic per row, only pointer steps and a fixed sequence of blocks (16, 8
- *  and 4 lanes for floats, then single windows): the short rows of a CNN (4 or 12 windows) were
- *  dominated by the general loop's per-row setup.
+ *  plane or window arithmetic per row, only PoolPairsRow's blocks and single windows: the short
+ *  rows of a CNN (4 or 12 windows) were dominated by the general loop's per-row setup.
  */
 template <typename Reducer, typename Saver, typename T>
 void Pool2x2Rows(const T* in, index_t ld, T* out, index_t pitch, index_t pw, index_t b,
                  index_t end) {
-  const hn::CappedTag<T, HWY_MAX_BYTES / sizeof(T)> d1;
-  const hn::CappedTag<T, HWY_MAX_BYTES / sizeof(T) / 2> d2;
-  const hn::CappedTag<T, 16 / sizeof(T)> d4;  // one 128-bit vector
-  const index_t n1 = static_cast<index_t>(hn::Lanes(d1));
-  const index_t n2 = static_cast<index_t>(hn::Lanes(d2));
-  const index_t n4 = static_cast<index_t>(hn::Lanes(d4));
   T init;
   Reducer::SetInitValue(init);
-  const auto i1 = hn::Set(d1, init);
-  const auto i2 = hn::Set(d2, init);
-  const auto i4 = hn::Set(d4, init);
   for (index_t r = b; r < end; ++r) {
     const T* s0 = in + 2 * r * ld;
     const T* s1 = s0 + ld;
     T* o = out + r * pitch;
-    index_t px = 0;
-    for (; px + n1 <= pw; px += n1) Pool2x2Block<Reducer, Saver>(d1, s0, s1, px, o, i1);
-    if constexpr (HWY_MAX_BYTES >= 32) {  // one half-width vector (on SSE4 d2 would be 64-bit)
-      if (n2 < n1 && px + n2 <= pw) {
-        Pool2x2Block<Reducer, Saver>(d2, s0, s1, px, o, i2);
-        px += n2;
-      }
-    }
-    for (; px + n4 <= pw; px += n4) Pool2x2Block<Reducer, Saver>(d4, s0, s1, px, o, i4);
+    index_t px = PoolPairsRow<Reducer, Saver, T, HWY_MAX_BYTES / sizeof(T)>(s0, ld, 0, 2, 0, pw, o);
     for (; px < pw; ++px) {
       T v = init;
       Reducer::Reduce(v, s0[2 * px]);
@@ -363,77 +262,78 @@ void Pool2x2Rows(const T* in, index_t ld, T* out, index_t pitch, index_t pw, ind
 
 /*! \brief Indices that spread lane half * Lanes / 2 + i / 2 to lane i (each value to two lanes). */
 template <class D>
-HWY_INLINE auto SpreadIndices(D d, size_t half) {
-  using TI = hwy::MakeSigned<hn::TFromD<D>>;
-  TI idx[HWY_MAX_BYTES / sizeof(TI)];
-  const size_t n = hn::Lanes(d);
-  for (size_t i = 0; i < n; ++i) idx[i] = static_cast<TI>(half * (n / 2) + i / 2);
-  return hn::SetTableIndices(d, idx);
+HWY_INLINE auto SpreadIndices(D d, int half) {
+  const hn::RebindToSigned<D> di;
+  using TI = hn::TFromD<decltype(di)>;
+  const auto first = hn::Set(di, static_cast<TI>(half * static_cast<int>(hn::Lanes(d) / 2)));
+  return hn::IndicesFromVec(d, hn::Add(hn::ShiftRight<1>(hn::Iota(di, 0)), first));
 }
 
 /*!
- * \brief Windows [px, px + Lanes(d)) of pooled row r for Unpool2x2Rows: both source rows, both
- *  halves of the spread pooled values and gradients.
+ * \brief Unpool (`=`, disjoint 2-wide, stride-2 windows) of windows [px, px + Lanes(d)) over
+ *  `rows` source rows (row dy at irow + dy * ild, written at orow + dy * opitch): each pooled
+ *  value and gradient spread to its two columns once for all rows, then orow[x] = 0 +
+ *  PartialGrad(irow[x], pooled) * grad, the element loop's operations in its order (same bits).
  */
-template <typename Reducer, class D, typename T, class Idx>
-HWY_INLINE void Unpool2x2Block(D d, Idx lo, Idx hi, const T* in, index_t ld, const T* prow,
-                               const T* grow, T* out, index_t pitch, index_t r, index_t px) {
+template <typename Reducer, class D, typename T>
+HWY_INLINE void UnpoolPairsBlock(D d, const T* irow, index_t ild, index_t rows, const T* prow,
+                                 const T* grow, index_t px, T* orow, index_t opitch) {
   const index_t n = static_cast<index_t>(hn::Lanes(d));
   const auto pv = hn::LoadU(d, prow + px), gv = hn::LoadU(d, grow + px);
   const auto zero = hn::Zero(d), one = hn::Set(d, T(1));
   for (int half = 0; half < 2; ++half) {
-    const auto p = hn::TableLookupLanes(pv, half == 0 ? lo : hi);
-    const auto g = hn::TableLookupLanes(gv, half == 0 ? lo : hi);
-    for (index_t dy = 0; dy < 2; ++dy) {
-      const index_t x = 2 * px + half * n;
-      const auto value = hn::LoadU(d, in + (2 * r + dy) * ld + x);
+    const auto idx = SpreadIndices(d, half);
+    const auto p = hn::TableLookupLanes(pv, idx);
+    const auto g = hn::TableLookupLanes(gv, idx);
+    const index_t x = 2 * px + half * n;
+    for (index_t dy = 0; dy < rows; ++dy) {
+      const auto value = hn::LoadU(d, irow + dy * ild + x);
       hn::Vec<D> partial = one;  // red::sum: 1
       if constexpr (kIsExtremum<Reducer>) partial = hn::IfThenElseZero(hn::Eq(value, p), one);
-      hn::StoreU(hn::Add(zero, hn::Mul(partial, g)), d, out + (2 * r + dy) * pitch + x);
+      hn::StoreU(hn::Add(zero, hn::Mul(partial, g)), d, orow + dy * opitch + x);
     }
   }
 }
 
 /*!
+ * \brief UnpoolPairsBlock over the windows [px, end) in blocks of kLanes, then of half as many
+ *  down to one 128-bit vector (as PoolPairsRow); returns the first window not done.
+ */
+template <typename Reducer, typename T, size_t kLanes>
+HWY_INLINE index_t UnpoolPairsRow(const T* irow, index_t ild, index_t rows, const T* prow,
+                                  const T* grow, index_t px, index_t end, T* orow, index_t opitch) {
+  const hn::CappedTag<T, kLanes> d;
+  const index_t n = static_cast<index_t>(hn::Lanes(d));
+  for (; px + n <= end; px += n) {
+    UnpoolPairsBlock<Reducer>(d, irow, ild, rows, prow, grow, px, orow, opitch);
+  }
+  if constexpr (kLanes * sizeof(T) > 16) {
+    return UnpoolPairsRow<Reducer, T, kLanes / 2>(irow, ild, rows, prow, grow, px, end, orow,
+                                                  opitch);
+  }
+  return px;
+}
+
+/*!
  * \brief Gradient of Pool2x2Rows's pooling (`=`, source width 2 x pooled width, so every element
- *  lies in exactly one window): source rows 2r and 2r + 1 from pooled row r, each pooled value
- *  and gradient spread to its two columns once for both rows; blocks of 16, 8, 4 windows (floats)
- *  then single windows. The element loop's operations in its order, so the same bits.
+ *  lies in exactly one window): source rows 2r and 2r + 1 from pooled row r in UnpoolPairsRow's
+ *  blocks, then single windows. The element loop's operations in its order, so the same bits.
  */
 template <typename Reducer, typename T>
 void Unpool2x2Rows(const T* in, index_t ld, const T* pooled, index_t pld, const T* grad,
                    index_t gld, T* out, index_t pitch, index_t pw, index_t b, index_t end) {
-  const hn::CappedTag<T, HWY_MAX_BYTES / sizeof(T)> d1;
-  const hn::CappedTag<T, HWY_MAX_BYTES / sizeof(T) / 2> d2;
-  const hn::CappedTag<T, 16 / sizeof(T)> d4;
-  const index_t n1 = static_cast<index_t>(hn::Lanes(d1));
-  const index_t n2 = static_cast<index_t>(hn::Lanes(d2));
-  const index_t n4 = static_cast<index_t>(hn::Lanes(d4));
-  const auto lo1 = SpreadIndices(d1, 0), hi1 = SpreadIndices(d1, 1);
-  const auto lo2 = SpreadIndices(d2, 0), hi2 = SpreadIndices(d2, 1);
-  const auto lo4 = SpreadIndices(d4, 0), hi4 = SpreadIndices(d4, 1);
   for (index_t r = b; r < end; ++r) {
     const T* prow = pooled + r * pld;
     const T* grow = grad + r * gld;
-    index_t px = 0;
-    for (; px + n1 <= pw; px += n1) {
-      Unpool2x2Block<Reducer>(d1, lo1, hi1, in, ld, prow, grow, out, pitch, r, px);
-    }
-    if constexpr (HWY_MAX_BYTES >= 32) {
-      if (n2 < n1 && px + n2 <= pw) {
-        Unpool2x2Block<Reducer>(d2, lo2, hi2, in, ld, prow, grow, out, pitch, r, px);
-        px += n2;
-      }
-    }
-    for (; px + n4 <= pw; px += n4) {
-      Unpool2x2Block<Reducer>(d4, lo4, hi4, in, ld, prow, grow, out, pitch, r, px);
-    }
+    const T* irow = in + 2 * r * ld;
+    T* orow = out + 2 * r * pitch;
+    index_t px = UnpoolPairsRow<Reducer, T, HWY_MAX_BYTES / sizeof(T)>(irow, ld, 2, prow, grow, 0,
+                                                                       pw, orow, pitch);
     for (; px < pw; ++px) {  // the last windows one at a time
       for (index_t dy = 0; dy < 2; ++dy) {
-        const T* irow = in + (2 * r + dy) * ld;
-        T* orow = out + (2 * r + dy) * pitch;
         for (index_t x = 2 * px; x < 2 * px + 2; ++x) {
-          orow[x] = T(T(0) + WindowGrad<Reducer>(irow[x], prow[px], grow[px], 4));
+          orow[dy * pitch + x] =
+              T(T(0) + WindowGrad<Reducer>(irow[dy * ld + x], prow[px], grow[px], 4));
         }
       }
     }
@@ -452,8 +352,8 @@ template <typename Reducer, typename Saver, typename T>
 void Pool2x2Rows(const T* in, index_t ld, T* out, index_t pitch, index_t pw, index_t b,
                  index_t end);
 template <typename Reducer, typename T, size_t kLanes>
-index_t UnpoolPairsRow(const T* irow, const T* prow, const T* grow, index_t px, index_t end,
-                       T* orow);
+index_t UnpoolPairsRow(const T* irow, index_t ild, index_t rows, const T* prow, const T* grow,
+                       index_t px, index_t end, T* orow, index_t opitch);
 template <typename Reducer, typename T>
 void Unpool2x2Rows(const T* in, index_t ld, const T* pooled, index_t pld, const T* grad,
                    index_t gld, T* out, index_t pitch, index_t pw, index_t b, index_t end);
@@ -787,7 +687,7 @@ struct TensorEvaluator<UnPoolingExp<Reducer, SrcExp, PoolExp, GradExp, DType, sr
                   if (g.ksize_x == 2 && g.kstride_x == 2) {  // whole windows in packets
                     const index_t whole = std::min(g.pwidth, g.width / 2);
                     px = detail::UnpoolPairsRow<Reducer, DType, HWY_MAX_BYTES / sizeof(DType)>(
-                        irow, prow, grow, 0, whole, orow);
+                        irow, 0, 1, prow, grow, 0, whole, orow, 0);
                     x = 2 * px;
                   }
                 }
