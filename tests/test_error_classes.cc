@@ -51,6 +51,23 @@ TEST(ErrorClasses, ShapeMismatchIsAShapeErrorAndAValueError) {
   EXPECT_THROW(shade::matmul(a, b), shade::ValueError);
 }
 
+// The static front end's shape checks throw through one out-of-line function
+// (expr::detail::ThrowShapeMismatch); the message is the same text as when it was streamed inline.
+TEST(ErrorClasses, StaticShapeMismatchesAreShapeErrors) {
+  float a[4] = {}, b[4] = {}, c[3] = {};
+  shade::Tensor<shade::cpu, 1, float> A(a, shade::Shape1(4)), B(b, shade::Shape1(4)),
+      C(c, shade::Shape1(3));
+  std::string msg = MessageOf<shade::ShapeError>([&] { C = A + B; });
+  EXPECT_TRUE(Has(msg, "assignment: expression shape (4,) differs from destination shape (3,)"))
+      << msg;
+  EXPECT_TRUE(Has(msg, "shade/expr/check.h:")) << msg;
+  ExpectClean(msg);
+  msg = MessageOf<shade::ShapeError>([&] { A = B * C; });
+  EXPECT_TRUE(Has(msg, "BinaryMapExp: shapes of operands differ: lhs (4,) vs rhs (3,)")) << msg;
+  ExpectClean(msg);
+  EXPECT_THROW(A += C, shade::ValueError);
+}
+
 TEST(ErrorClasses, AxisOutOfRangeIsAnIndexError) {
   const NDArray a = shade::zeros({2, 3});
   const std::string msg = MessageOf<shade::IndexError>([&] { shade::sum(a, 5); });

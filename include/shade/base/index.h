@@ -27,5 +27,9 @@ using default_real_t = float;
 #endif
 /*! \brief Inline on the CPU only. */
 #define SHADE_CINLINE inline __attribute__((always_inline))
+/*! \brief Marks a lambda (after its parameter list) as always inlined: a lambda handed to an
+ *  always-inlined loop helper is otherwise a function of its own, whose size stops the inliner
+ *  from folding a small static assignment into its caller. */
+#define SHADE_LAMBDA_INLINE __attribute__((always_inline))
 
 #endif  // SHADE_BASE_INDEX_H_

@@ -185,7 +185,7 @@ HWY_INLINE void StepDownTail(D d, T* dst, index_t i, size_t r, const Eval& eval)
 template <class SV, class OP, class T, class... S>
 HWY_INLINE void PacketTail(index_t i, index_t r, T* dst, S... src) {
   StepDownTail<SV>(packet::Tag<T>(), dst, i, static_cast<size_t>(r),
-                   [&](auto dn, index_t at, size_t n, auto partial) {
+                   [&](auto dn, index_t at, size_t n, auto partial) SHADE_LAMBDA_INLINE {
                      if constexpr (decltype(partial)::value) {
                        return OP::MapPacket(dn, LoadFirstAt(dn, src, at, index_t(n))...);
                      } else {

@@ -1,0 +1,34 @@
+// The cold half of the static front end's shape checks (expr/check.h): building and throwing
+// the mismatch message, kept out of line so that the checks inline into the element loop.
+#include "shade/expr/check.h"
+
+#include <sstream>
+
+namespace shade {
+namespace expr {
+namespace detail {
+
+void ThrowShapeMismatch(const char* file, int line, std::initializer_list<const char*> texts,
+                        std::initializer_list<ShapeRef> shapes) {
+  ::shade::detail::ErrorMessage message(file, line);
+  const char* const* text = texts.begin();
+  for (const ShapeRef& shape : shapes) {
+    if (text != texts.end()) message << *text++;
+    if (shape.ndim > 0 && shape.dims[0] == kShapeWildcard) {
+      message << "scalar";
+      continue;
+    }
+    // The tuple form of operator<<(Shape): (3,4), and (4,) for rank 1.
+    std::ostringstream tuple;
+    tuple << '(';
+    for (int i = 0; i < shape.ndim; ++i) tuple << (i != 0 ? "," : "") << shape.dims[i];
+    tuple << (shape.ndim == 1 ? ",)" : ")");
+    message << tuple.str();
+  }
+  for (; text != texts.end(); ++text) message << *text;
+  ::shade::detail::ErrorThrower<ShapeError>() & message;
+}
+
+}  // namespace detail
+}  // namespace expr
+}  // namespace shade
