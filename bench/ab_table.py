@@ -18,6 +18,8 @@ for path in glob.glob(os.path.join(out, "*.json")):
     if not m:
         continue
     binary, side, rnd = m.group(1), m.group(2), int(m.group(3))
+    if os.path.getsize(path) == 0:
+        continue  # the filter matched no row of this binary (Google Benchmark prints nothing)
     try:
         with open(path) as f:
             data = json.load(f)
