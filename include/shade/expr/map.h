@@ -65,12 +65,12 @@ HWY_INLINE void PacketRowSegment(DType* row, index_t y, index_t x0, index_t x1,
     hn::StoreU(v, d, row + x);
   }
   if (x < x1) {
-    kernel::detail::StepDownTail<Saver>(d, row, x, static_cast<size_t>(x1 - x),
-                                        [&](auto dn, index_t at, size_t n,
-                                            auto partial) SHADE_LAMBDA_INLINE {
-                                          return src.template PacketEval<decltype(partial)::value>(
-                                              dn, y, at, static_cast<index_t>(n));
-                                        });
+    kernel::detail::StepDownTail<Saver>(
+        d, row, x, static_cast<size_t>(x1 - x),
+        [&](auto dn, index_t at, size_t n, auto partial) SHADE_LAMBDA_INLINE {
+          return src.template PacketEval<decltype(partial)::value>(dn, y, at,
+                                                                   static_cast<index_t>(n));
+        });
   }
 }
 }  // namespace detail
