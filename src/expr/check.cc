@@ -2,7 +2,7 @@
 // the mismatch message, kept out of line so that the checks inline into the element loop.
 #include "shade/expr/check.h"
 
-#include <sstream>
+#include "shade/shape/tshape.h"
 
 namespace shade {
 namespace expr {
@@ -16,14 +16,9 @@ void ThrowShapeMismatch(const char* file, int line, std::initializer_list<const 
     if (text != texts.end()) message << *text++;
     if (shape.ndim > 0 && shape.dims[0] == kShapeWildcard) {
       message << "scalar";
-      continue;
+    } else {
+      message << TShape(shape.dims, shape.dims + shape.ndim);  // the tuple form: (3,4), (4,)
     }
-    // The tuple form of operator<<(Shape): (3,4), and (4,) for rank 1.
-    std::ostringstream tuple;
-    tuple << '(';
-    for (int i = 0; i < shape.ndim; ++i) tuple << (i != 0 ? "," : "") << shape.dims[i];
-    tuple << (shape.ndim == 1 ? ",)" : ")");
-    message << tuple.str();
   }
   for (; text != texts.end(); ++text) message << *text;
   ::shade::detail::ErrorThrower<ShapeError>() & message;

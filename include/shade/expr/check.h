@@ -12,8 +12,6 @@
 #define SHADE_EXPR_CHECK_H_
 
 #include <initializer_list>
-#include <sstream>
-#include <string>
 #include <type_traits>
 #include <utility>
 
@@ -31,15 +29,6 @@ constexpr index_t kShapeWildcard = -1;
 template <int dim>
 inline bool IsWildcardShape(const Shape<dim>& s) {
   return s[0] == kShapeWildcard;
-}
-
-/*! \brief Prints a shape, or "scalar" for the wildcard shape, for messages. */
-template <int dim>
-inline std::string ShapeString(const Shape<dim>& s) {
-  if (IsWildcardShape(s)) return "scalar";
-  std::ostringstream os;
-  os << s;
-  return os.str();
 }
 
 namespace detail {
