@@ -36,7 +36,7 @@ struct ConvShape {
   index_t cols() const { return kBatch * oh() * ow(); }
 };
 constexpr ConvShape kConv1{1, 28, 28, 5};
-constexpr ConvShape kConv2{16, 12, 12, 5};
+constexpr ConvShape kConv2{32, 12, 12, 5};
 
 const ConvShape& ConvOf(int which) { return which == 1 ? kConv1 : kConv2; }
 
@@ -118,8 +118,8 @@ void BM_col2patch_naive(benchmark::State& st) {
 struct PoolShape {
   index_t c, s;
 };
-constexpr PoolShape kPool1{16, 24};
-constexpr PoolShape kPool2{32, 8};
+constexpr PoolShape kPool1{32, 24};
+constexpr PoolShape kPool2{64, 8};
 const PoolShape& PoolOf(int which) { return which == 1 ? kPool1 : kPool2; }
 
 void BM_pool_shade(benchmark::State& st, int which) {
@@ -202,7 +202,7 @@ void BM_unpool_naive(benchmark::State& st, int which) {
 }
 
 // ---- swapaxis<1,0> between the GEMM layout (cout, batch*oh*ow) and NCHW ----------------------
-constexpr index_t kCout = 16, kPlane = 24 * 24;
+constexpr index_t kCout = 32, kPlane = 24 * 24;
 void BM_swapaxis_to_nchw_shade(benchmark::State& st) {
   SetThreads(static_cast<int>(st.range(0)));
   Buffer<float> a(kCout * kBatch * kPlane), b(kCout * kBatch * kPlane);
@@ -328,18 +328,18 @@ BENCHMARK_CAPTURE(BM_memcpy, patch2col_conv2, Patch2colBytes(kConv2)) SHADE_EXT_
 BENCHMARK(BM_col2patch_shade) SHADE_EXT_BENCH_THREADS;
 BENCHMARK(BM_col2patch_naive) SHADE_EXT_BENCH_ONE;
 BENCHMARK_CAPTURE(BM_memcpy, col2patch_conv2, Col2patchBytes(kConv2)) SHADE_EXT_BENCH_ONE;
-BENCHMARK_CAPTURE(BM_pool_shade, c16x24, 1) SHADE_EXT_BENCH_THREADS;
-BENCHMARK_CAPTURE(BM_pool_naive, c16x24, 1) SHADE_EXT_BENCH_ONE;
-BENCHMARK_CAPTURE(BM_memcpy, pool_c16x24, PoolBytes(kPool1)) SHADE_EXT_BENCH_ONE;
-BENCHMARK_CAPTURE(BM_pool_shade, c32x8, 2) SHADE_EXT_BENCH_THREADS;
-BENCHMARK_CAPTURE(BM_pool_naive, c32x8, 2) SHADE_EXT_BENCH_ONE;
-BENCHMARK_CAPTURE(BM_memcpy, pool_c32x8, PoolBytes(kPool2)) SHADE_EXT_BENCH_ONE;
-BENCHMARK_CAPTURE(BM_unpool_shade, c16x24, 1) SHADE_EXT_BENCH_THREADS;
-BENCHMARK_CAPTURE(BM_unpool_naive, c16x24, 1) SHADE_EXT_BENCH_ONE;
-BENCHMARK_CAPTURE(BM_memcpy, unpool_c16x24, UnpoolBytes(kPool1)) SHADE_EXT_BENCH_ONE;
-BENCHMARK_CAPTURE(BM_unpool_shade, c32x8, 2) SHADE_EXT_BENCH_THREADS;
-BENCHMARK_CAPTURE(BM_unpool_naive, c32x8, 2) SHADE_EXT_BENCH_ONE;
-BENCHMARK_CAPTURE(BM_memcpy, unpool_c32x8, UnpoolBytes(kPool2)) SHADE_EXT_BENCH_ONE;
+BENCHMARK_CAPTURE(BM_pool_shade, c32x24, 1) SHADE_EXT_BENCH_THREADS;
+BENCHMARK_CAPTURE(BM_pool_naive, c32x24, 1) SHADE_EXT_BENCH_ONE;
+BENCHMARK_CAPTURE(BM_memcpy, pool_c32x24, PoolBytes(kPool1)) SHADE_EXT_BENCH_ONE;
+BENCHMARK_CAPTURE(BM_pool_shade, c64x8, 2) SHADE_EXT_BENCH_THREADS;
+BENCHMARK_CAPTURE(BM_pool_naive, c64x8, 2) SHADE_EXT_BENCH_ONE;
+BENCHMARK_CAPTURE(BM_memcpy, pool_c64x8, PoolBytes(kPool2)) SHADE_EXT_BENCH_ONE;
+BENCHMARK_CAPTURE(BM_unpool_shade, c32x24, 1) SHADE_EXT_BENCH_THREADS;
+BENCHMARK_CAPTURE(BM_unpool_naive, c32x24, 1) SHADE_EXT_BENCH_ONE;
+BENCHMARK_CAPTURE(BM_memcpy, unpool_c32x24, UnpoolBytes(kPool1)) SHADE_EXT_BENCH_ONE;
+BENCHMARK_CAPTURE(BM_unpool_shade, c64x8, 2) SHADE_EXT_BENCH_THREADS;
+BENCHMARK_CAPTURE(BM_unpool_naive, c64x8, 2) SHADE_EXT_BENCH_ONE;
+BENCHMARK_CAPTURE(BM_memcpy, unpool_c64x8, UnpoolBytes(kPool2)) SHADE_EXT_BENCH_ONE;
 BENCHMARK(BM_swapaxis_to_nchw_shade) SHADE_EXT_BENCH_THREADS;
 BENCHMARK(BM_swapaxis_from_nchw_shade) SHADE_EXT_BENCH_THREADS;
 BENCHMARK(BM_swapaxis_naive) SHADE_EXT_BENCH_ONE;

@@ -78,7 +78,8 @@ void BM_Gemm_torch(benchmark::State& st) {
 
 // The products of one training step of examples/fashion_mnist's CNN (batch 128), row-major
 // C (m x n) = op(A) op(B): forward W x col, weight gradient dout x col^T, input gradient
-// W^T x dout (conv2 only; conv1's input needs no gradient); then the per-image products.
+// W^T x dout (conv2 only; conv1's input needs no gradient); then the per-image and per-group
+// products.
 struct ConvGemmShape {
   const char* name;
   bool trans_a, trans_b;
@@ -94,6 +95,9 @@ constexpr ConvGemmShape kConvGemms[] = {
     {"conv1_fwd_image", false, false, 32, 24 * 24, 25},
     {"conv2_fwd_image", false, false, 64, 8 * 8, 800},
     {"conv2_din_image", true, false, 800, 8 * 8, 64},
+    // a group of 4 images' share (cnn.h's Conv::GroupSize: >= 256 columns per product)
+    {"conv2_fwd_group4", false, false, 64, 4 * 8 * 8, 800},
+    {"conv2_din_group4", true, false, 800, 4 * 8 * 8, 64},
 };
 
 // Runs `gemm(shape, a, b, c)` on the conv shape st.range(0) at st.range(1) threads.

@@ -116,11 +116,11 @@ TYPED_TEST(FastPathTest, Patch2ColAndCol2Patch) {
   }
 }
 
-// im2col's row copies of every short length (the inline copy below 64 bytes and memmove
-// above), for each element size of ExtTypes.
+// im2col's row copies of every short length (every size class of the fixed-size moves up to
+// 128 bytes, and the general copy above), for each element size of ExtTypes.
 TYPED_TEST(FastPathTest, Patch2ColEveryRunLength) {
   using T = TypeParam;
-  for (index_t width = 1; width <= 20; ++width) {
+  for (index_t width = 1; width <= 40; ++width) {
     const Shape<4> ishape = Shape4(3, 2, 5, width);
     Buf<T, 4> img(ishape, 1);
     img.FillRandom(11, -50, 50);

@@ -340,12 +340,21 @@ TEST(FashionMnistCheckpoint, RoundTripAndErrors) {
 // ---------------------------------------------------------------------------------------
 // Training on real images.
 
-// The CNN's Conv layer (per-image GEMMs, fused bias and ReLU, per-image input gradient)
-// against naive loops in double: the forward output with and without ReLU, the weight and bias
-// gradients folded into zero momentum, and the input gradient, at 1 and 2 threads.
-TEST(FashionMnistConv, MatchesNaiveLoops) {
-  const shade::index_t b = 3, cin = 2, cout = 4, k = 3, h = 7, w = 6, oh = h - k + 1,
-                       ow = w - k + 1;
+// The CNN's Conv layer (GEMMs over groups of images, fused bias and ReLU, per-group input
+// gradient) against naive loops in double: the forward output with and without ReLU, the
+// weight and bias gradients folded into zero momentum, and the input gradient, at 1 and 2
+// threads. 29 images of 5x4 output planes make groups of 13, 13 and 3 (a short last group).
+// A second geometry, 3 images of 16x16 output planes, takes the one-image groups written in
+// place.
+struct ConvGeometry {
+  shade::index_t b, h, w;
+};
+
+class FashionMnistConvGeometry : public ::testing::TestWithParam<ConvGeometry> {};
+
+TEST_P(FashionMnistConvGeometry, MatchesNaiveLoops) {
+  const shade::index_t b = GetParam().b, cin = 2, cout = 4, k = 3, h = GetParam().h,
+                       w = GetParam().w, oh = h - k + 1, ow = w - k + 1;
   const int saved_threads = shade::GetNumThreads();
   for (int threads = 1; threads <= 2; ++threads) {
     for (bool relu : {false, true}) {
@@ -415,6 +424,9 @@ TEST(FashionMnistConv, MatchesNaiveLoops) {
   }
   shade::SetNumThreads(saved_threads);
 }
+
+INSTANTIATE_TEST_SUITE_P(Groups, FashionMnistConvGeometry,
+                         ::testing::Values(ConvGeometry{29, 7, 6}, ConvGeometry{3, 18, 18}));
 
 TEST(FashionMnistTrain, LossGoesDownOnRealImages) {
   const std::string dir = kDefaultDataDir;

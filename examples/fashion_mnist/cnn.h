@@ -10,6 +10,7 @@
 #ifndef SHADE_EXAMPLES_FASHION_MNIST_CNN_H_
 #define SHADE_EXAMPLES_FASHION_MNIST_CNN_H_
 
+#include <algorithm>
 #include <cmath>
 #include <vector>
 
@@ -55,11 +56,12 @@ class Conv {
   /*! \brief Fresh weights, momentum cleared. */
   void Init(Rng* rnd) { params_.Init(rnd, 1.0f / std::sqrt(static_cast<float>(cin_ * k_ * k_))); }
   /*!
-   * \brief *out = conv(in) + bias; keeps the unpacked patches for Backward. One product per
-   *  image (W times that image's columns of the patch matrix) writes the image's output
-   *  planes in place, so no (channel, batch) -> (batch, channel) copy follows, and its bias
-   *  is added (and, with `relu`, max(0, .) taken) while the planes are still in cache; the
-   *  images are split over the threads.
+   * \brief *out = conv(in) + bias; keeps the unpacked patches for Backward. The images go in
+   *  groups (see GroupSize): each group's patches are unpacked, then one product (W times the
+   *  group's columns of the patch matrix) lands in the channel-major scratch, and each image's planes are then copied to
+   *  the output with the bias added (and, with `relu`, max(0, .) taken) while they are still
+   *  in cache; a one-image group is written to the output directly and finished in place.
+   *  The groups are split over the threads, each product on one thread.
    */
   void Forward(const Tensor4& in, Tensor4* out, bool relu) {
     using namespace shade::expr;  // NOLINT(build/namespaces)
@@ -70,24 +72,34 @@ class Conv {
     SHADE_CHECK(out->CheckContiguous() && out->shape_ == shade::Shape4(b, cout_, oh_, ow_))
         << "Conv::Forward: the output must be a contiguous " << shade::Shape4(b, cout_, oh_, ow_)
         << ", got " << out->shape_;
-    Matrix col(col_.dptr_, shade::Shape2(rows, cols));
-    col = unpack_patch2col(in, k_, k_, 1);
     const float* w = params_.w().dptr_;
     const shade::index_t ldw = params_.w().stride_;  // rows may be padded
     const float* bias = params_.b().dptr_;
-    const float* colp = col.dptr_;
+    const float* colp = col_.dptr_;
+    float* scratch = tmp_.dptr_;  // cout x cols, channel-major
     float* outp = out->dptr_;
-    ForEachImage(b, [&](shade::index_t n) {
-      float* y = outp + n * cout_ * plane;
-      shade::blas::Gemm<float>(false, false, cout_, plane, rows, 1.0f, w, ldw, colp + n * plane,
-                               cols, 0.0f, y, plane);
-      for (shade::index_t c = 0; c < cout_; ++c) {
-        float* yc = y + c * plane;
-        const float bc = bias[c];
-        if (relu) {
-          for (shade::index_t i = 0; i < plane; ++i) yc[i] = shade::op::relu::Map(yc[i] + bc);
-        } else {
-          for (shade::index_t i = 0; i < plane; ++i) yc[i] += bc;
+    ForEachGroup(b, plane, [&](shade::index_t n0, shade::index_t n1) {
+      // The group's columns of the patch matrix, unpacked here so that the product reads them
+      // from this core's cache; Backward reads the whole matrix again.
+      Matrix col(col_.dptr_ + n0 * plane, shade::Shape2(rows, (n1 - n0) * plane), cols, nullptr);
+      col = unpack_patch2col(in.Slice(n0, n1), k_, k_, 1);
+      // A group of one image (planes of >= kGroupColumns) is written in place: its product is
+      // already the image's planes in NCHW order, so no copy is needed.
+      const bool in_place = n1 - n0 == 1;
+      float* y = in_place ? outp + n0 * cout_ * plane : scratch + n0 * plane;
+      const shade::index_t ldy = in_place ? plane : cols;
+      shade::blas::Gemm<float>(false, false, cout_, (n1 - n0) * plane, rows, 1.0f, w, ldw,
+                               colp + n0 * plane, cols, 0.0f, y, ldy);
+      for (shade::index_t n = n0; n < n1; ++n) {
+        for (shade::index_t c = 0; c < cout_; ++c) {
+          const float* yc = y + c * ldy + (n - n0) * plane;
+          float* oc = outp + (n * cout_ + c) * plane;
+          const float bc = bias[c];
+          if (relu) {
+            for (shade::index_t i = 0; i < plane; ++i) oc[i] = shade::op::relu::Map(yc[i] + bc);
+          } else {
+            for (shade::index_t i = 0; i < plane; ++i) oc[i] = yc[i] + bc;
+          }
         }
       }
     });
@@ -95,8 +107,8 @@ class Conv {
   /*!
    * \brief Folds the batch's gradient into the momentum and, when `din` is not null, writes
    *  the gradient with respect to the input. `dout` is d loss / d out. The input gradient is
-   *  computed image by image (W^T times the image's output gradient, then folded back into
-   *  the image), so each image's patch gradient is folded while it is still in cache.
+   *  computed group by group (W^T times the group's output gradient, then folded back into
+   *  the group's images), so each group's patch gradient is folded while it is still in cache.
    */
   void Backward(const Tensor4& dout, Tensor4* din, float momentum) {
     using namespace shade::expr;  // NOLINT(build/namespaces)
@@ -104,27 +116,34 @@ class Conv {
     const shade::index_t plane = oh_ * ow_;
     const shade::index_t rows = cin_ * k_ * k_;
     const shade::index_t cols = b * plane;
-    Matrix col(col_.dptr_, shade::Shape2(rows, cols));
-    Matrix tmp(tmp_.dptr_, shade::Shape2(cout_, cols));
-    tmp = reshape(swapaxis<1, 0>(dout), tmp.shape_);
+    const Matrix col(col_.dptr_, shade::Shape2(rows, cols));
+    // The products need the output gradient as cout x (columns) blocks. One image's block is
+    // its NCHW planes as they are; blocks spanning images need the channel-major copy.
+    ChannelMajor dout_cm{dout.dptr_, cout_ * plane, plane, false};
+    if (GroupSize(plane) > 1 || !dout.CheckContiguous()) {
+      Matrix tmp(tmp_.dptr_, shade::Shape2(cout_, cols));
+      tmp = reshape(swapaxis<1, 0>(dout), tmp.shape_);
+      dout_cm = ChannelMajor{tmp.dptr_, plane, cols, true};
+    }
     params_.BeginGradient(momentum);
-    params_.grad_w() += dot(tmp, col.T());
+    AddWeightGradient(dout_cm, col, b, plane);
     params_.grad_b() += sumall_except_dim<1>(dout);
     params_.EndGradient();
     if (din == nullptr) return;
-    SHADE_CHECK(din->CheckContiguous() && dout.CheckContiguous() && din->size(0) == b)
-        << "Conv::Backward: the gradients must be contiguous and of the same batch";
+    SHADE_CHECK(din->CheckContiguous() && din->size(0) == b)
+        << "Conv::Backward: the input gradient must be contiguous and of the same batch";
     const float* w = params_.w().dptr_;
     const shade::index_t ldw = params_.w().stride_;
-    const float* doutp = dout.dptr_;
     float* scratch = col_grad_.dptr_;
-    const shade::Shape<4> image = shade::Shape4(1, din->size(1), din->size(2), din->size(3));
-    ForEachImage(b, [&](shade::index_t n) {
-      Matrix dcol(scratch + n * rows * plane, shade::Shape2(rows, plane));
-      shade::blas::Gemm<float>(true, false, rows, plane, cout_, 1.0f, w, ldw,
-                               doutp + n * cout_ * plane, plane, 0.0f, dcol.dptr_, plane);
-      Tensor4 dimage(din->dptr_ + n * image.Size(), image);
-      dimage = pack_col2patch(dcol, image, k_, k_, 1);
+    const shade::index_t image = din->size(1) * din->size(2) * din->size(3);
+    ForEachGroup(b, plane, [&](shade::index_t n0, shade::index_t n1) {
+      const shade::index_t g = n1 - n0;
+      Matrix dcol(scratch + n0 * rows * plane, shade::Shape2(rows, g * plane));
+      shade::blas::Gemm<float>(true, false, rows, g * plane, cout_, 1.0f, w, ldw, dout_cm.At(n0),
+                               dout_cm.ld, 0.0f, dcol.dptr_, g * plane);
+      Tensor4 dimages(din->dptr_ + n0 * image,
+                      shade::Shape4(g, din->size(1), din->size(2), din->size(3)));
+      dimages = pack_col2patch(dcol, dimages.shape_, k_, k_, 1);
     });
   }
   /*! \brief The layer's weights, bias and momentum. */
@@ -133,18 +152,71 @@ class Conv {
  private:
   shade::index_t cin_, cout_, k_, oh_, ow_;
   WeightsAndBias params_;
-  // Runs fn(n) for every image n < b, the images split over the threads in contiguous
-  // ranges; inside, the GEMMs run on one thread each.
+  // The output gradient as cout x (columns) blocks: image n's block starts at At(n), its rows
+  // ld apart; with `spans_images` the blocks of consecutive images form one wider block.
+  struct ChannelMajor {
+    const float* base;
+    shade::index_t image_step, ld;
+    bool spans_images;
+    const float* At(shade::index_t n) const { return base + n * image_step; }
+  };
+  // grad_w += dout_cm col^T. The product is long and thin (k = batch x plane), which a threaded
+  // GEMM splits badly (Eigen's 2-thread rate at conv2's shape is 1.4x its 1-thread rate, at
+  // conv1's 0.6x), so the images are split into one range per thread instead, each range's
+  // products on one thread (one product per range when its blocks span images, else one per
+  // image): the first range adds into grad_w directly, the others write partial sums that are
+  // added after. The split depends only on the thread count, so results are reproducible
+  // for a given one.
+  void AddWeightGradient(const ChannelMajor& dout_cm, const Matrix& col, shade::index_t b,
+                         shade::index_t plane) {
+    const shade::index_t rows = col.size(0);
+    const shade::index_t parts =
+        std::max<shade::index_t>(1, std::min<shade::index_t>(shade::GetNumThreads(), b));
+    Matrix grad = params_.grad_w();
+    const shade::index_t part_size = cout_ * rows;
+    if (static_cast<shade::index_t>(partial_w_.size()) < (parts - 1) * part_size) {
+      partial_w_.resize((parts - 1) * part_size);
+    }
+    float* partial = partial_w_.data();
+    shade::ParallelFor(0, parts, 1, [&](shade::index_t begin, shade::index_t end) {
+      for (shade::index_t p = begin; p < end; ++p) {
+        const shade::index_t n0 = p * b / parts, n1 = (p + 1) * b / parts;
+        float* out = p == 0 ? grad.dptr_ : partial + (p - 1) * part_size;
+        const shade::index_t ldo = p == 0 ? grad.stride_ : rows;
+        const shade::index_t step = dout_cm.spans_images ? n1 - n0 : 1;
+        for (shade::index_t n = n0; n < n1; n += step) {
+          const float beta = p == 0 || n > n0 ? 1.0f : 0.0f;
+          shade::blas::Gemm<float>(false, true, cout_, rows, step * plane, 1.0f, dout_cm.At(n),
+                                   dout_cm.ld, col.dptr_ + n * plane, col.stride_, beta, out, ldo);
+        }
+      }
+    });
+    for (shade::index_t p = 1; p < parts; ++p) {
+      grad += Matrix(partial + (p - 1) * part_size, shade::Shape2(cout_, rows));
+    }
+  }
+  // Images per product: enough that the product has >= kGroupColumns columns, so packing W
+  // (Eigen repacks it in every product) is amortised, while a group's slice of the patch
+  // matrix stays near the L2 cache. Fixed per layer, so results do not depend on the threads.
+  static constexpr shade::index_t kGroupColumns = 256;
+  static shade::index_t GroupSize(shade::index_t plane) {
+    return std::max<shade::index_t>(1, (kGroupColumns + plane - 1) / plane);
+  }
+  // Runs fn(n0, n1) for consecutive groups [n0, n1) of GroupSize images covering [0, b), the
+  // groups split over the threads; inside, the GEMMs run on one thread each.
   template <typename F>
-  static void ForEachImage(shade::index_t b, F fn) {
-    shade::ParallelFor(0, b, 1, [&](shade::index_t begin, shade::index_t end) {
-      for (shade::index_t n = begin; n < end; ++n) fn(n);
+  static void ForEachGroup(shade::index_t b, shade::index_t plane, F fn) {
+    const shade::index_t group = GroupSize(plane);
+    const shade::index_t groups = (b + group - 1) / group;
+    shade::ParallelFor(0, groups, 1, [&](shade::index_t begin, shade::index_t end) {
+      for (shade::index_t g = begin; g < end; ++g) fn(g * group, std::min(b, (g + 1) * group));
     });
   }
 
   MatrixContainer col_;       // unpacked patches of the last Forward (reused by Backward)
-  MatrixContainer col_grad_;  // per image (image-major): d loss / d patches
-  MatrixContainer tmp_;  // cout x (batch * oh * ow) scratch
+  MatrixContainer col_grad_;  // per group (group-major): d loss / d patches
+  MatrixContainer tmp_;       // cout x (batch * oh * ow): products, output gradient
+  std::vector<float> partial_w_;  // per thread but the first: its part of the weight gradient
 };
 
 /*! \brief The CNN of the file comment. */
@@ -195,11 +267,15 @@ class Cnn : public Model {
             dp2 = dp2_.Slice(0, b);
     Matrix dflat(dp2.dptr_, shade::Shape2(b, kFlat));
     fc_.Backward(Matrix(p2.dptr_, shade::Shape2(b, kFlat)), dlogits, &dflat, momentum);
+    // ReLU's gradient is taken on the pooled maxima, a quarter of the elements: an element
+    // that unpool routes a gradient to equals its window's maximum, so relu_grad of the one is
+    // relu_grad of the other, and the others receive 0 either way. Bit-identical to
+    // unpool(...) * relu_grad(c) for these disjoint windows.
+    Flat(dp2) *= F<relu_grad>(Flat(p2));
     dc2 = unpool<shade::red::maximum>(c2, p2, dp2, 2, 2, 2, 2);
-    dc2 *= F<relu_grad>(c2);
     conv2_.Backward(dc2, &dp1, momentum);
+    Flat(dp1) *= F<relu_grad>(Flat(p1));
     dc1 = unpool<shade::red::maximum>(c1, p1, dp1, 2, 2, 2, 2);
-    dc1 *= F<relu_grad>(c1);
     conv1_.Backward(dc1, nullptr, momentum);
   }
   std::vector<LayerParameters> Parameters() override {
@@ -207,6 +283,9 @@ class Cnn : public Model {
   }
 
  private:
+  // A contiguous activation as one vector: element-wise passes over 4x4 or 12x12 planes then
+  // run as one long row instead of one short row per plane.
+  static Vector Flat(const Tensor4& t) { return Vector(t.dptr_, shade::Shape1(t.shape_.Size())); }
   static constexpr shade::index_t kC1 = 32;             // channels of the first conv layer
   static constexpr shade::index_t kC2 = 64;             // channels of the second
   static constexpr shade::index_t kFlat = kC2 * 4 * 4;  // inputs of the dense layer

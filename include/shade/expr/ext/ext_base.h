@@ -151,6 +151,40 @@ SHADE_XINLINE void CopyShortRun(unsigned char* dst, const unsigned char* src, st
   }
 }
 
+/*! \brief Longest run, in bytes, that CopyShortRuns copies with fixed-size moves. */
+constexpr std::size_t kShortRunsBytes = 128;
+/*!
+ * \brief `runs` copies of `bytes` <= kShortRunsBytes bytes, run r from src + r * src_step to
+ *  dst + r * dst_step (steps in bytes), none overlapping another's source. The size class is
+ *  picked once for all runs, so each run is two fixed-size moves and no branch (im2col's 8-float
+ *  rows: a quarter of the time of a CopyShortRun call per row).
+ */
+SHADE_XINLINE void CopyShortRuns(index_t runs, unsigned char* dst, index_t dst_step,
+                                 const unsigned char* src, index_t src_step, std::size_t bytes) {
+  const auto loop = [&](auto size_tag) {
+    constexpr std::size_t k = decltype(size_tag)::value;
+    for (index_t r = 0; r < runs; ++r, dst += dst_step, src += src_step) {
+      std::memcpy(dst, src, k);
+      std::memcpy(dst + bytes - k, src + bytes - k, k);
+    }
+  };
+  if (bytes >= 64) {
+    loop(std::integral_constant<std::size_t, 64>());
+  } else if (bytes >= 32) {
+    loop(std::integral_constant<std::size_t, 32>());
+  } else if (bytes >= 16) {
+    loop(std::integral_constant<std::size_t, 16>());
+  } else if (bytes >= 8) {
+    loop(std::integral_constant<std::size_t, 8>());
+  } else if (bytes >= 4) {
+    loop(std::integral_constant<std::size_t, 4>());
+  } else if (bytes >= 2) {
+    loop(std::integral_constant<std::size_t, 2>());
+  } else if (bytes == 1) {
+    for (index_t r = 0; r < runs; ++r, dst += dst_step, src += src_step) dst[0] = src[0];
+  }
+}
+
 /*!
  * \brief dst[i] Saver= src[i] for i < n (`src` a pointer or kernel::Scalar): a plain copy or
  *  fill for `=` (short runs cost no packet tail), else the kernels' packet loop.
