@@ -58,10 +58,10 @@ class Conv {
   /*!
    * \brief *out = conv(in) + bias; keeps the unpacked patches for Backward. The images go in
    *  groups (see GroupSize): each group's patches are unpacked, then one product (W times the
-   *  group's columns of the patch matrix) lands in the channel-major scratch, and each image's planes are then copied to
-   *  the output with the bias added (and, with `relu`, max(0, .) taken) while they are still
-   *  in cache; a one-image group is written to the output directly and finished in place.
-   *  The groups are split over the threads, each product on one thread.
+   *  group's columns of the patch matrix) lands in the channel-major scratch, and each image's
+   * planes are then copied to the output with the bias added (and, with `relu`, max(0, .) taken)
+   * while they are still in cache; a one-image group is written to the output directly and finished
+   * in place. The groups are split over the threads, each product on one thread.
    */
   void Forward(const Tensor4& in, Tensor4* out, bool relu) {
     using namespace shade::expr;  // NOLINT(build/namespaces)

@@ -264,11 +264,10 @@ struct TensorEvaluator<UnpackPatchToColXExp<SrcExp, DType, srcdim>> {
           if (g.pstride_x == 1 && bytes <= detail::kShortRunsBytes && g.o_height > 0 &&
               (o1 <= reinterpret_cast<std::uintptr_t>(first) ||
                reinterpret_cast<std::uintptr_t>(last) <= o0)) {
-            detail::CopyShortRuns(g.o_height, reinterpret_cast<unsigned char*>(out),
-                                  static_cast<index_t>(bytes),
-                                  reinterpret_cast<const unsigned char*>(first),
-                                  g.pstride_y * img.ld * static_cast<index_t>(sizeof(DType)),
-                                  bytes);
+            detail::CopyShortRuns(
+                g.o_height, reinterpret_cast<unsigned char*>(out), static_cast<index_t>(bytes),
+                reinterpret_cast<const unsigned char*>(first),
+                g.pstride_y * img.ld * static_cast<index_t>(sizeof(DType)), bytes);
             continue;
           }
         }
