@@ -213,9 +213,9 @@ class Conv {
     });
   }
 
-  MatrixContainer col_;       // unpacked patches of the last Forward (reused by Backward)
-  MatrixContainer col_grad_;  // per group (group-major): d loss / d patches
-  MatrixContainer tmp_;       // cout x (batch * oh * ow): products, output gradient
+  MatrixContainer col_;           // unpacked patches of the last Forward (reused by Backward)
+  MatrixContainer col_grad_;      // per group (group-major): d loss / d patches
+  MatrixContainer tmp_;           // cout x (batch * oh * ow): products, output gradient
   std::vector<float> partial_w_;  // per thread but the first: its part of the weight gradient
 };
 
