@@ -98,6 +98,7 @@ constexpr ConvGemmShape kConvGemms[] = {
     // a group of 4 images' share (cnn.h's Conv::GroupSize: >= 256 columns per product)
     {"conv2_fwd_group4", false, false, 64, 4 * 8 * 8, 800},
     {"conv2_din_group4", true, false, 800, 4 * 8 * 8, 64},
+    {"conv2_dw_group4", false, true, 64, 800, 4 * 8 * 8},
 };
 
 // Runs `gemm(shape, a, b, c)` on the conv shape st.range(0) at st.range(1) threads.

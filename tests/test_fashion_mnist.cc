@@ -428,6 +428,27 @@ TEST_P(FashionMnistConvGeometry, MatchesNaiveLoops) {
 INSTANTIATE_TEST_SUITE_P(Groups, FashionMnistConvGeometry,
                          ::testing::Values(ConvGeometry{29, 7, 6}, ConvGeometry{3, 18, 18}));
 
+// Backward re-reads the input of the last Forward: without one, or with an output gradient or
+// input gradient of another batch, it throws instead of reading out of bounds.
+TEST(FashionMnistConv, BackwardChecksItsShapes) {
+  Conv conv(2, 4, 3, 7, 6, 4);
+  Rng rnd(3);
+  conv.Init(&rnd);
+  // unpadded (contiguous), as the network's own activations
+  Tensor4Container in(shade::Shape4(3, 2, 7, 6), false), out(shade::Shape4(3, 4, 5, 4), false);
+  Tensor4Container dout(shade::Shape4(3, 4, 5, 4), false), small(shade::Shape4(2, 4, 5, 4), false);
+  Tensor4Container din(shade::Shape4(3, 2, 7, 6), false), din_small(shade::Shape4(2, 2, 7, 6), false);
+  in = 0.5f;
+  dout = 1.0f;
+  small = 1.0f;
+  Tensor4 out_view = out, din_view = din, din_small_view = din_small;
+  EXPECT_THROW(conv.Backward(dout, nullptr, 0.0f), shade::Error);  // no Forward yet
+  conv.Forward(in, &out_view, true);
+  EXPECT_THROW(conv.Backward(small, nullptr, 0.0f), shade::Error);
+  EXPECT_THROW(conv.Backward(dout, &din_small_view, 0.0f), shade::Error);
+  EXPECT_NO_THROW(conv.Backward(dout, &din_view, 0.0f));
+}
+
 TEST(FashionMnistTrain, LossGoesDownOnRealImages) {
   const std::string dir = kDefaultDataDir;
   struct stat st;

@@ -44,8 +44,6 @@ class Conv {
         oh_(h - k + 1),
         ow_(w - k + 1),
         params_(shade::Shape2(cout, cin * k * k), cout),
-        col_(shade::Shape2(cin * k * k, max_batch * oh_ * ow_), false),
-        col_grad_(shade::Shape2(cin * k * k, max_batch * oh_ * ow_), false),
         tmp_(shade::Shape2(cout, max_batch * oh_ * ow_), false) {}
 
   /*! \brief Output rows. */
@@ -56,12 +54,13 @@ class Conv {
   /*! \brief Fresh weights, momentum cleared. */
   void Init(Rng* rnd) { params_.Init(rnd, 1.0f / std::sqrt(static_cast<float>(cin_ * k_ * k_))); }
   /*!
-   * \brief *out = conv(in) + bias; keeps the unpacked patches for Backward. The images go in
-   *  groups (see GroupSize): each group's patches are unpacked, then one product (W times the
-   *  group's columns of the patch matrix) lands in the channel-major scratch, and each image's
-   * planes are then copied to the output with the bias added (and, with `relu`, max(0, .) taken)
-   * while they are still in cache; a one-image group is written to the output directly and finished
-   * in place. The groups are split over the threads, each product on one thread.
+   * \brief *out = conv(in) + bias. The images go in groups (see GroupSize): each group's
+   *  patches are unpacked into a buffer of the thread's (it stays in the core's cache), one
+   *  product (W times those columns) lands in the channel-major scratch, and each image's
+   *  planes are then copied to the output with the bias added (and, with `relu`, max(0, .)
+   *  taken) while they are still in cache; a one-image group is written to the output
+   *  directly and finished in place. The groups are split over the threads, each product on
+   *  one thread. Backward reads `in` again: it must stay unchanged until then.
    */
   void Forward(const Tensor4& in, Tensor4* out, bool relu) {
     using namespace shade::expr;  // NOLINT(build/namespaces)
@@ -72,24 +71,25 @@ class Conv {
     SHADE_CHECK(out->CheckContiguous() && out->shape_ == shade::Shape4(b, cout_, oh_, ow_))
         << "Conv::Forward: the output must be a contiguous " << shade::Shape4(b, cout_, oh_, ow_)
         << ", got " << out->shape_;
+    in_ = in;
     const float* w = params_.w().dptr_;
     const shade::index_t ldw = params_.w().stride_;  // rows may be padded
     const float* bias = params_.b().dptr_;
-    const float* colp = col_.dptr_;
+    const shade::index_t slot = rows * GroupSize(plane) * plane;
+    float* patches = Scratch(&col_, Ranges(b, plane) * slot);
     float* scratch = tmp_.dptr_;  // cout x cols, channel-major
     float* outp = out->dptr_;
-    ForEachGroup(b, plane, [&](shade::index_t n0, shade::index_t n1) {
-      // The group's columns of the patch matrix, unpacked here so that the product reads them
-      // from this core's cache; Backward reads the whole matrix again.
-      Matrix col(col_.dptr_ + n0 * plane, shade::Shape2(rows, (n1 - n0) * plane), cols, nullptr);
+    ForEachGroup(b, plane, [&](shade::index_t n0, shade::index_t n1, shade::index_t range) {
+      const shade::index_t g = n1 - n0;
+      Matrix col(patches + range * slot, shade::Shape2(rows, g * plane));
       col = unpack_patch2col(in.Slice(n0, n1), k_, k_, 1);
       // A group of one image (planes of >= kGroupColumns) is written in place: its product is
       // already the image's planes in NCHW order, so no copy is needed.
-      const bool in_place = n1 - n0 == 1;
+      const bool in_place = g == 1;
       float* y = in_place ? outp + n0 * cout_ * plane : scratch + n0 * plane;
       const shade::index_t ldy = in_place ? plane : cols;
-      shade::blas::Gemm<float>(false, false, cout_, (n1 - n0) * plane, rows, 1.0f, w, ldw,
-                               colp + n0 * plane, cols, 0.0f, y, ldy);
+      shade::blas::Gemm<float>(false, false, cout_, g * plane, rows, 1.0f, w, ldw, col.dptr_,
+                               g * plane, 0.0f, y, ldy);
       for (shade::index_t n = n0; n < n1; ++n) {
         for (shade::index_t c = 0; c < cout_; ++c) {
           const float* yc = y + c * ldy + (n - n0) * plane;
@@ -106,9 +106,13 @@ class Conv {
   }
   /*!
    * \brief Folds the batch's gradient into the momentum and, when `din` is not null, writes
-   *  the gradient with respect to the input. `dout` is d loss / d out. The input gradient is
-   *  computed group by group (W^T times the group's output gradient, then folded back into
-   *  the group's images), so each group's patch gradient is folded while it is still in cache.
+   *  the gradient with respect to the input. `dout` is d loss / d out for the input of the
+   *  last Forward. One pass over the groups: each group's patches are unpacked again (into the
+   *  thread's cached buffer, cheaper than keeping the whole patch matrix in memory) for its
+   *  share of the weight gradient, then W^T times the group's output gradient is folded back
+   *  into the group's images. The weight gradient of the threads' ranges of groups is summed
+   *  after (see AddPartials); the split depends only on the thread count, so results are
+   *  reproducible for a given one.
    */
   void Backward(const Tensor4& dout, Tensor4* din, float momentum) {
     using namespace shade::expr;  // NOLINT(build/namespaces)
@@ -116,35 +120,57 @@ class Conv {
     const shade::index_t plane = oh_ * ow_;
     const shade::index_t rows = cin_ * k_ * k_;
     const shade::index_t cols = b * plane;
-    const Matrix col(col_.dptr_, shade::Shape2(rows, cols));
+    SHADE_CHECK(in_.dptr_ != nullptr && in_.size(0) == b &&
+                dout.shape_ == shade::Shape4(b, cout_, oh_, ow_))
+        << "Conv::Backward: the output gradient must be " << shade::Shape4(b, cout_, oh_, ow_)
+        << " for the input of the last Forward, got " << dout.shape_;
+    if (din != nullptr) {
+      SHADE_CHECK(din->CheckContiguous() && din->shape_ == in_.shape_)
+          << "Conv::Backward: the input gradient must be a contiguous " << in_.shape_ << ", got "
+          << din->shape_;
+    }
     // The products need the output gradient as cout x (columns) blocks. One image's block is
-    // its NCHW planes as they are; blocks spanning images need the channel-major copy.
-    ChannelMajor dout_cm{dout.dptr_, cout_ * plane, plane, false};
+    // its NCHW planes as they are; a group of several images needs the channel-major copy.
+    const float* dout_base = dout.dptr_;
+    shade::index_t image_step = cout_ * plane, ld = plane;
     if (GroupSize(plane) > 1 || !dout.CheckContiguous()) {
       Matrix tmp(tmp_.dptr_, shade::Shape2(cout_, cols));
       tmp = reshape(swapaxis<1, 0>(dout), tmp.shape_);
-      dout_cm = ChannelMajor{tmp.dptr_, plane, cols, true};
+      dout_base = tmp.dptr_;
+      image_step = plane;
+      ld = cols;
     }
+    const shade::index_t ranges = Ranges(b, plane);
+    const shade::index_t slot = rows * GroupSize(plane) * plane;
+    float* patches = Scratch(&col_, ranges * slot);
+    float* patch_grads = din != nullptr ? Scratch(&col_grad_, ranges * slot) : nullptr;
+    const shade::index_t part = cout_ * rows;  // one range's weight gradient
+    float* partials = Scratch(&partial_w_, (ranges - 1) * part);
+    std::fill(partials, partials + (ranges - 1) * part, 0.0f);
     params_.BeginGradient(momentum);
-    AddWeightGradient(dout_cm, col, b, plane);
-    params_.grad_b() += sumall_except_dim<1>(dout);
-    params_.EndGradient();
-    if (din == nullptr) return;
-    SHADE_CHECK(din->CheckContiguous() && din->size(0) == b)
-        << "Conv::Backward: the input gradient must be contiguous and of the same batch";
+    Matrix grad = params_.grad_w();
     const float* w = params_.w().dptr_;
     const shade::index_t ldw = params_.w().stride_;
-    float* scratch = col_grad_.dptr_;
-    const shade::index_t image = din->size(1) * din->size(2) * din->size(3);
-    ForEachGroup(b, plane, [&](shade::index_t n0, shade::index_t n1) {
+    ForEachGroup(b, plane, [&](shade::index_t n0, shade::index_t n1, shade::index_t range) {
       const shade::index_t g = n1 - n0;
-      Matrix dcol(scratch + n0 * rows * plane, shade::Shape2(rows, g * plane));
-      shade::blas::Gemm<float>(true, false, rows, g * plane, cout_, 1.0f, w, ldw, dout_cm.At(n0),
-                               dout_cm.ld, 0.0f, dcol.dptr_, g * plane);
-      Tensor4 dimages(din->dptr_ + n0 * image,
-                      shade::Shape4(g, din->size(1), din->size(2), din->size(3)));
+      const float* dout_g = dout_base + n0 * image_step;
+      Matrix col(patches + range * slot, shade::Shape2(rows, g * plane));
+      col = unpack_patch2col(in_.Slice(n0, n1), k_, k_, 1);
+      float* gw = range == 0 ? grad.dptr_ : partials + (range - 1) * part;
+      shade::blas::Gemm<float>(false, true, cout_, rows, g * plane, 1.0f, dout_g, ld, col.dptr_,
+                               g * plane, 1.0f, gw, range == 0 ? grad.stride_ : rows);
+      if (din == nullptr) return;
+      Matrix dcol(patch_grads + range * slot, shade::Shape2(rows, g * plane));
+      shade::blas::Gemm<float>(true, false, rows, g * plane, cout_, 1.0f, w, ldw, dout_g, ld,
+                               0.0f, dcol.dptr_, g * plane);
+      Tensor4 dimages = din->Slice(n0, n1);
       dimages = pack_col2patch(dcol, dimages.shape_, k_, k_, 1);
     });
+    for (shade::index_t r = 1; r < ranges; ++r) {
+      grad += Matrix(partials + (r - 1) * part, shade::Shape2(cout_, rows));
+    }
+    params_.grad_b() += sumall_except_dim<1>(dout);
+    params_.EndGradient();
   }
   /*! \brief The layer's weights, bias and momentum. */
   WeightsAndBias& params() { return params_; }
@@ -152,71 +178,48 @@ class Conv {
  private:
   shade::index_t cin_, cout_, k_, oh_, ow_;
   WeightsAndBias params_;
-  // The output gradient as cout x (columns) blocks: image n's block starts at At(n), its rows
-  // ld apart; with `spans_images` the blocks of consecutive images form one wider block.
-  struct ChannelMajor {
-    const float* base;
-    shade::index_t image_step, ld;
-    bool spans_images;
-    const float* At(shade::index_t n) const { return base + n * image_step; }
-  };
-  // grad_w += dout_cm col^T. The product is long and thin (k = batch x plane), which a threaded
-  // GEMM splits badly (Eigen's 2-thread rate at conv2's shape is 1.4x its 1-thread rate, at
-  // conv1's 0.6x), so the images are split into one range per thread instead, each range's
-  // products on one thread (one product per range when its blocks span images, else one per
-  // image): the first range adds into grad_w directly, the others write partial sums that are
-  // added after. The split depends only on the thread count, so results are reproducible
-  // for a given one.
-  void AddWeightGradient(const ChannelMajor& dout_cm, const Matrix& col, shade::index_t b,
-                         shade::index_t plane) {
-    const shade::index_t rows = col.size(0);
-    const shade::index_t parts =
-        std::max<shade::index_t>(1, std::min<shade::index_t>(shade::GetNumThreads(), b));
-    Matrix grad = params_.grad_w();
-    const shade::index_t part_size = cout_ * rows;
-    if (static_cast<shade::index_t>(partial_w_.size()) < (parts - 1) * part_size) {
-      partial_w_.resize((parts - 1) * part_size);
-    }
-    float* partial = partial_w_.data();
-    shade::ParallelFor(0, parts, 1, [&](shade::index_t begin, shade::index_t end) {
-      for (shade::index_t p = begin; p < end; ++p) {
-        const shade::index_t n0 = p * b / parts, n1 = (p + 1) * b / parts;
-        float* out = p == 0 ? grad.dptr_ : partial + (p - 1) * part_size;
-        const shade::index_t ldo = p == 0 ? grad.stride_ : rows;
-        const shade::index_t step = dout_cm.spans_images ? n1 - n0 : 1;
-        for (shade::index_t n = n0; n < n1; n += step) {
-          const float beta = p == 0 || n > n0 ? 1.0f : 0.0f;
-          shade::blas::Gemm<float>(false, true, cout_, rows, step * plane, 1.0f, dout_cm.At(n),
-                                   dout_cm.ld, col.dptr_ + n * plane, col.stride_, beta, out, ldo);
-        }
-      }
-    });
-    for (shade::index_t p = 1; p < parts; ++p) {
-      grad += Matrix(partial + (p - 1) * part_size, shade::Shape2(cout_, rows));
-    }
-  }
   // Images per product: enough that the product has >= kGroupColumns columns, so packing W
-  // (Eigen repacks it in every product) is amortised, while a group's slice of the patch
-  // matrix stays near the L2 cache. Fixed per layer, so results do not depend on the threads.
+  // (Eigen repacks it in every product) is amortised, while a group's patches (rows x
+  // columns) stay in the L2 cache. Fixed per layer, so results do not depend on the threads.
   static constexpr shade::index_t kGroupColumns = 256;
   static shade::index_t GroupSize(shade::index_t plane) {
     return std::max<shade::index_t>(1, (kGroupColumns + plane - 1) / plane);
   }
-  // Runs fn(n0, n1) for consecutive groups [n0, n1) of GroupSize images covering [0, b), the
-  // groups split over the threads; inside, the GEMMs run on one thread each.
+  // Ranges of groups that ForEachGroup hands to the threads: one per thread, at most one per
+  // group.
+  static shade::index_t Ranges(shade::index_t b, shade::index_t plane) {
+    const shade::index_t group = GroupSize(plane);
+    const shade::index_t groups = (b + group - 1) / group;
+    return std::max<shade::index_t>(
+        1, std::min<shade::index_t>(groups, static_cast<shade::index_t>(shade::GetNumThreads())));
+  }
+  // Runs fn(n0, n1, r) for consecutive groups [n0, n1) of GroupSize images covering [0, b):
+  // the groups are split into Ranges(b, plane) contiguous ranges, range r on one thread (r
+  // names the range's buffers); inside, the GEMMs run on one thread each.
   template <typename F>
   static void ForEachGroup(shade::index_t b, shade::index_t plane, F fn) {
     const shade::index_t group = GroupSize(plane);
     const shade::index_t groups = (b + group - 1) / group;
-    shade::ParallelFor(0, groups, 1, [&](shade::index_t begin, shade::index_t end) {
-      for (shade::index_t g = begin; g < end; ++g) fn(g * group, std::min(b, (g + 1) * group));
+    const shade::index_t ranges = Ranges(b, plane);
+    shade::ParallelFor(0, ranges, 1, [&](shade::index_t begin, shade::index_t end) {
+      for (shade::index_t r = begin; r < end; ++r) {
+        for (shade::index_t g = r * groups / ranges; g < (r + 1) * groups / ranges; ++g) {
+          fn(g * group, std::min(b, (g + 1) * group), r);
+        }
+      }
     });
   }
+  // At least n floats of *buffer (grown on first use and when the thread count grows).
+  static float* Scratch(std::vector<float>* buffer, shade::index_t n) {
+    if (static_cast<shade::index_t>(buffer->size()) < n) buffer->resize(n);
+    return buffer->data();
+  }
 
-  MatrixContainer col_;           // unpacked patches of the last Forward (reused by Backward)
-  MatrixContainer col_grad_;      // per group (group-major): d loss / d patches
+  Tensor4 in_;                    // the input of the last Forward (read again by Backward)
   MatrixContainer tmp_;           // cout x (batch * oh * ow): products, output gradient
-  std::vector<float> partial_w_;  // per thread but the first: its part of the weight gradient
+  std::vector<float> col_;        // per range of groups: the patches of its current group
+  std::vector<float> col_grad_;   // per range of groups: d loss / d those patches
+  std::vector<float> partial_w_;  // per range but the first: its part of the weight gradient
 };
 
 /*! \brief The CNN of the file comment. */
