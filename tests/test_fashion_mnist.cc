@@ -437,7 +437,8 @@ TEST(FashionMnistConv, BackwardChecksItsShapes) {
   // unpadded (contiguous), as the network's own activations
   Tensor4Container in(shade::Shape4(3, 2, 7, 6), false), out(shade::Shape4(3, 4, 5, 4), false);
   Tensor4Container dout(shade::Shape4(3, 4, 5, 4), false), small(shade::Shape4(2, 4, 5, 4), false);
-  Tensor4Container din(shade::Shape4(3, 2, 7, 6), false), din_small(shade::Shape4(2, 2, 7, 6), false);
+  Tensor4Container din(shade::Shape4(3, 2, 7, 6), false),
+      din_small(shade::Shape4(2, 2, 7, 6), false);
   in = 0.5f;
   dout = 1.0f;
   small = 1.0f;

@@ -161,8 +161,8 @@ class Conv {
                                g * plane, 1.0f, gw, range == 0 ? grad.stride_ : rows);
       if (din == nullptr) return;
       Matrix dcol(patch_grads + range * slot, shade::Shape2(rows, g * plane));
-      shade::blas::Gemm<float>(true, false, rows, g * plane, cout_, 1.0f, w, ldw, dout_g, ld,
-                               0.0f, dcol.dptr_, g * plane);
+      shade::blas::Gemm<float>(true, false, rows, g * plane, cout_, 1.0f, w, ldw, dout_g, ld, 0.0f,
+                               dcol.dptr_, g * plane);
       Tensor4 dimages = din->Slice(n0, n1);
       dimages = pack_col2patch(dcol, dimages.shape_, k_, k_, 1);
     });
