@@ -429,7 +429,8 @@ INSTANTIATE_TEST_SUITE_P(Groups, FashionMnistConvGeometry,
                          ::testing::Values(ConvGeometry{29, 7, 6}, ConvGeometry{3, 18, 18}));
 
 // Backward re-reads the input of the last Forward: without one, or with an output gradient or
-// input gradient of another batch, it throws instead of reading out of bounds.
+// input gradient of another batch, it throws instead of reading out of bounds; so does a
+// Forward of a batch larger than the layer's buffers.
 TEST(FashionMnistConv, BackwardChecksItsShapes) {
   Conv conv(2, 4, 3, 7, 6, 4);
   Rng rnd(3);
@@ -448,6 +449,11 @@ TEST(FashionMnistConv, BackwardChecksItsShapes) {
   EXPECT_THROW(conv.Backward(small, nullptr, 0.0f), shade::Error);
   EXPECT_THROW(conv.Backward(dout, &din_small_view, 0.0f), shade::Error);
   EXPECT_NO_THROW(conv.Backward(dout, &din_view, 0.0f));
+  // a batch larger than the buffers (4 images)
+  Tensor4Container big_in(shade::Shape4(5, 2, 7, 6), false), big_out(shade::Shape4(5, 4, 5, 4), false);
+  big_in = 0.5f;
+  Tensor4 big_out_view = big_out;
+  EXPECT_THROW(conv.Forward(big_in, &big_out_view, true), shade::Error);
 }
 
 TEST(FashionMnistTrain, LossGoesDownOnRealImages) {

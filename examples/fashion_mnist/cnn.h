@@ -71,6 +71,9 @@ class Conv {
     SHADE_CHECK(out->CheckContiguous() && out->shape_ == shade::Shape4(b, cout_, oh_, ow_))
         << "Conv::Forward: the output must be a contiguous " << shade::Shape4(b, cout_, oh_, ow_)
         << ", got " << out->shape_;
+    SHADE_CHECK(cols <= tmp_.size(1))
+        << "Conv::Forward: a batch of " << b << " images is larger than the layer's buffers ("
+        << tmp_.size(1) / plane << " images)";
     in_ = in;
     const float* w = params_.w().dptr_;
     const shade::index_t ldw = params_.w().stride_;  // rows may be padded
