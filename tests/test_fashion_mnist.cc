@@ -450,7 +450,8 @@ TEST(FashionMnistConv, BackwardChecksItsShapes) {
   EXPECT_THROW(conv.Backward(dout, &din_small_view, 0.0f), shade::Error);
   EXPECT_NO_THROW(conv.Backward(dout, &din_view, 0.0f));
   // a batch larger than the buffers (4 images)
-  Tensor4Container big_in(shade::Shape4(5, 2, 7, 6), false), big_out(shade::Shape4(5, 4, 5, 4), false);
+  Tensor4Container big_in(shade::Shape4(5, 2, 7, 6), false),
+      big_out(shade::Shape4(5, 4, 5, 4), false);
   big_in = 0.5f;
   Tensor4 big_out_view = big_out;
   EXPECT_THROW(conv.Forward(big_in, &big_out_view, true), shade::Error);
