@@ -157,7 +157,9 @@ constexpr std::size_t kShortRunsBytes = 128;
  * \brief `runs` copies of `bytes` <= kShortRunsBytes bytes, run r from src + r * src_step to
  *  dst + r * dst_step (steps in bytes), none overlapping another's source. The size class is
  *  picked once for all runs, so each run is two fixed-size moves and no branch (im2col's 8-float
- *  rows: a quarter of the time of a CopyShortRun call per row).
+ *  rows: a quarter of the time of a CopyShortRun call per row). CopyShortRun keeps its own
+ *  ladder: as CopyShortRuns(1, ...) it made unpool 1.19x and col2patch 1.17x slower
+ *  (bench_ext, 2026-11-26).
  */
 SHADE_XINLINE void CopyShortRuns(index_t runs, unsigned char* dst, index_t dst_step,
                                  const unsigned char* src, index_t src_step, std::size_t bytes) {
