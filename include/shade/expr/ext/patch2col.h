@@ -257,18 +257,20 @@ struct TensorEvaluator<UnpackPatchToColXExp<SrcExp, DType, srcdim>> {
           // when the unit's output does not overlap the rows it reads (checked once, by
           // address, as SaveRun checks each run).
           const std::size_t bytes = static_cast<std::size_t>(g.o_width) * sizeof(DType);
-          const DType* first = src + row0 * img.ld;
-          const DType* last = src + (row0 + (g.o_height - 1) * g.pstride_y) * img.ld + g.o_width;
-          const auto o0 = reinterpret_cast<std::uintptr_t>(out);
-          const auto o1 = reinterpret_cast<std::uintptr_t>(out + plane);
-          if (g.pstride_x == 1 && bytes <= detail::kShortRunsBytes && g.o_height > 0 &&
-              (o1 <= reinterpret_cast<std::uintptr_t>(first) ||
-               reinterpret_cast<std::uintptr_t>(last) <= o0)) {
-            detail::CopyShortRuns(
-                g.o_height, reinterpret_cast<unsigned char*>(out), static_cast<index_t>(bytes),
-                reinterpret_cast<const unsigned char*>(first),
-                g.pstride_y * img.ld * static_cast<index_t>(sizeof(DType)), bytes);
-            continue;
+          if (g.pstride_x == 1 && g.o_height > 0 && bytes <= detail::kShortRunsBytes) {
+            const DType* first = src + row0 * img.ld;
+            const DType* last =
+                src + (row0 + (g.o_height - 1) * g.pstride_y) * img.ld + g.o_width;
+            const auto o0 = reinterpret_cast<std::uintptr_t>(out);
+            const auto o1 = reinterpret_cast<std::uintptr_t>(out + plane);
+            if (o1 <= reinterpret_cast<std::uintptr_t>(first) ||
+                reinterpret_cast<std::uintptr_t>(last) <= o0) {
+              detail::CopyShortRuns(
+                  g.o_height, reinterpret_cast<unsigned char*>(out), static_cast<index_t>(bytes),
+                  reinterpret_cast<const unsigned char*>(first),
+                  g.pstride_y * img.ld * static_cast<index_t>(sizeof(DType)), bytes);
+              continue;
+            }
           }
         }
         for (index_t oy = 0; oy < g.o_height; ++oy, out += g.o_width) {
