@@ -259,8 +259,7 @@ struct TensorEvaluator<UnpackPatchToColXExp<SrcExp, DType, srcdim>> {
           const std::size_t bytes = static_cast<std::size_t>(g.o_width) * sizeof(DType);
           if (g.pstride_x == 1 && g.o_height > 0 && bytes <= detail::kShortRunsBytes) {
             const DType* first = src + row0 * img.ld;
-            const DType* last =
-                src + (row0 + (g.o_height - 1) * g.pstride_y) * img.ld + g.o_width;
+            const DType* last = src + (row0 + (g.o_height - 1) * g.pstride_y) * img.ld + g.o_width;
             const auto o0 = reinterpret_cast<std::uintptr_t>(out);
             const auto o1 = reinterpret_cast<std::uintptr_t>(out + plane);
             if (o1 <= reinterpret_cast<std::uintptr_t>(first) ||
