@@ -6,6 +6,7 @@
 // functors without MapPacket) fall back to the scalar loop and still compute the right values.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
@@ -14,6 +15,7 @@
 #include <vector>
 
 #include "guarded_array.h"
+#include "shade/backend/cpu/kernels.h"
 #include "shade/backend/cpu/parallel.h"
 #include "shade/expr/plan.h"
 #include "shade/tensor/tensor.h"
@@ -340,6 +342,46 @@ TEST(ExprPacket, EveryRowLengthTo70StaysInsideTheRows) {
   CheckRowsEveryLengthAllSavers<int64_t>();
 }
 
+// Unpadded destination and operands: the rows are joined into one (map.h, MapBackend<cpu>),
+// so narrow rows run as full vectors. Every element must still get the value the row-by-row
+// loop gives it (the padded copies below cannot be joined), on the packet path and on the
+// scalar path of a functor without MapPacket, for a 4-D tensor of 4-wide rows too.
+TEST(ExprPacket, JoinedContiguousRowsMatchRowByRow) {
+  for (index_t cols : {1, 4, 5, 17}) {
+    const index_t rows = 37;
+    Buf<float> a(rows, cols, 0, 0), b(rows, cols, 0, 1), pa(rows, cols, 3, 1), pb(rows, cols, 2, 0);
+    a.Fill(-3, 3, 31);
+    b.Fill(0.5, 2, 32);
+    for (index_t y = 0; y < rows; ++y)
+      for (index_t x = 0; x < cols; ++x) {
+        pa.at(y, x) = a.at(y, x);
+        pb.at(y, x) = b.at(y, x);
+      }
+    Buf<float> joined(rows, cols, 0, 1), by_row(rows, cols, 1, 1);
+    joined.Fill(-1, 1, 33);
+    by_row.Fill(-1, 1, 33);
+    joined.t += ex::F<op::tanh>(a.t) * b.t - a.t / b.t;
+    by_row.t += ex::F<op::tanh>(pa.t) * pb.t - pa.t / pb.t;
+    for (index_t y = 0; y < rows; ++y)
+      ASSERT_EQ(0, std::memcmp(&joined.at(y, 0), &by_row.at(y, 0), sizeof(float) * cols))
+          << "packet path, row " << y << " of " << rows << "x" << cols;
+    joined.t = ex::F<scalar_only_twice>(a.t) + b.t;
+    by_row.t = ex::F<scalar_only_twice>(pa.t) + pb.t;
+    for (index_t y = 0; y < rows; ++y)
+      ASSERT_EQ(0, std::memcmp(&joined.at(y, 0), &by_row.at(y, 0), sizeof(float) * cols))
+          << "scalar path, row " << y << " of " << rows << "x" << cols;
+    ASSERT_TRUE(joined.OutsideIntact());
+    ASSERT_TRUE(by_row.OutsideIntact());
+  }
+  // A 4-D (3, 5, 4, 4) tensor, flattened by the map to 60 rows of 4, joined into one.
+  std::vector<float> x(240), y(240, -1.0f);
+  for (size_t i = 0; i < x.size(); ++i) x[i] = static_cast<float>(i % 13) - 6.0f;
+  const shade::Shape<4> s4 = shade::Shape4(3, 5, 4, 4);
+  Tensor<cpu, 4, float> x4(x.data(), s4), y4(y.data(), s4);
+  y4 = ex::F<scalar_only_twice>(x4) * 0.5f + 1.0f;
+  for (size_t i = 0; i < x.size(); ++i) ASSERT_EQ(y[i], (x[i] + x[i]) * 0.5f + 1.0f) << i;
+}
+
 /*! Restores the thread count on scope exit. */
 struct ThreadGuard {
   int n = shade::GetNumThreads();
@@ -365,6 +407,48 @@ TEST(ExprPacket, ThreadedBitIdenticalToSingleThreaded) {
       m.t += ex::F<op::tanh>(a.t) * b.t + a.t / b.t;
       ASSERT_EQ(0, std::memcmp(m.data.data(), one.data.data(), one.data.size() * sizeof(float)))
           << threads << " threads, " << s[0] << "x" << s[1];
+    }
+  }
+}
+
+// Large memory-bound expressions store with non-temporal stores (kernel::UseStreamingStores),
+// the full vectors from the first aligned column on; head, tail and padding as before. The
+// result must equal the cached-store path's, which a row-by-row (or slice-by-slice)
+// evaluation of the same expression takes (each piece is far below the threshold).
+TEST(ExprPacket, StreamingStoresMatchCachedStores) {
+  ThreadGuard guard;
+  const index_t shapes[][2] = {{1, (index_t(1) << 22) + 13}, {2049, 2053}};
+  for (const auto& s : shapes) {
+    // Four float arrays: 16 bytes per element moved, >= 64 MiB for both shapes.
+    ASSERT_TRUE(shade::kernel::UseStreamingStores(s[0] * s[1] * 16, 3));
+    Buf<float> a(s[0], s[1], 3, 1), b(s[0], s[1], 0, 0), c(s[0], s[1], 5, 2);
+    a.Fill(-4, 4, 21);
+    b.Fill(0.5, 3, 22);
+    c.Fill(-1, 1, 23);
+    Buf<float> expect(s[0], s[1], 2, 1);
+    constexpr index_t kSlice = 4096;
+    for (index_t i = 0; i < s[0]; ++i) {
+      for (index_t j = 0; j < s[1]; j += kSlice) {
+        const index_t len = std::min(kSlice, s[1] - j);
+        auto piece = [&](Buf<float>& x) {
+          return Tensor<cpu, 1, float>(&x.at(i, j), shade::Shape1(len));
+        };
+        Tensor<cpu, 1, float> out = piece(expect);
+        out = piece(a) * piece(b) + piece(c) / piece(b);
+      }
+    }
+    for (int threads : {1, 2}) {
+      shade::SetNumThreads(threads);
+      for (index_t off : {0, 1, 3}) {
+        Buf<float> got(s[0], s[1], 2, off);
+        got.t = a.t * b.t + c.t / b.t;
+        ASSERT_TRUE(got.OutsideIntact()) << threads << " threads, offset " << off;
+        for (index_t i = 0; i < s[0]; ++i) {
+          ASSERT_EQ(0, std::memcmp(&got.at(i, 0), &expect.at(i, 0), sizeof(float) * s[1]))
+              << "row " << i << ", " << threads << " threads, offset " << off << ", " << s[0]
+              << "x" << s[1];
+        }
+      }
     }
   }
 }

@@ -293,6 +293,23 @@ template <typename OP, typename TA, typename TB, typename TC, typename DType, in
 struct ExpCost<TernaryMapExp<OP, TA, TB, TC, DType, etype>>
     : std::integral_constant<index_t, FunctorCost<OP>::value + ExpCost<TA>::value +
                                           ExpCost<TB>::value + ExpCost<TC>::value> {};
+// Bytes an expression reads per element: the element sizes of its tensor leaves (scalars read
+// none). With the destination's, the traffic that decides streaming stores (map.h).
+template <typename E>
+struct ExpReadBytes : std::integral_constant<index_t, 0> {};
+template <typename Device, int dim, typename T>
+struct ExpReadBytes<Tensor<Device, dim, T>> : std::integral_constant<index_t, sizeof(T)> {};
+template <typename Dst, typename Src, typename E, int etype>
+struct ExpReadBytes<TypecastExp<Dst, Src, E, etype>> : ExpReadBytes<E> {};
+template <typename OP, typename TA, typename DType, int etype>
+struct ExpReadBytes<UnaryMapExp<OP, TA, DType, etype>> : ExpReadBytes<TA> {};
+template <typename OP, typename TA, typename TB, typename DType, int etype>
+struct ExpReadBytes<BinaryMapExp<OP, TA, TB, DType, etype>>
+    : std::integral_constant<index_t, ExpReadBytes<TA>::value + ExpReadBytes<TB>::value> {};
+template <typename OP, typename TA, typename TB, typename TC, typename DType, int etype>
+struct ExpReadBytes<TernaryMapExp<OP, TA, TB, TC, DType, etype>>
+    : std::integral_constant<index_t, ExpReadBytes<TA>::value + ExpReadBytes<TB>::value +
+                                          ExpReadBytes<TC>::value> {};
 }  // namespace detail
 
 }  // namespace expr

@@ -30,7 +30,9 @@
 #include "shade/base/error.h"
 #include "shade/base/half.h"
 #include "shade/base/index.h"
+#include "shade/functor/op_registry.h"
 #include "shade/functor/sv.h"
+#include "hwy/cache_control.h"
 #include "shade/packet/packet.h"
 
 namespace shade {
@@ -181,6 +183,32 @@ HWY_INLINE void StepDownTail(D d, T* dst, index_t i, size_t r, const Eval& eval)
   }
 }
 
+/*!
+ * \brief Elements [i, end) of dst, `eval` as for StepDownTail, with the full vectors written by
+ *  non-temporal stores (hn::Stream): the head up to the vector alignment and the tail go through
+ *  StepDownTail with ordinary stores, so the same vector function computes every element as
+ *  in the plain loop (bit-identical). For savers that do not read dst; dst must be aligned to
+ *  sizeof(T). The caller ends its chunk with hwy::FlushStream() before another thread may
+ *  read what was written (see UseStreamingStores for when this pays).
+ */
+template <class SV, class T, class D, class Eval>
+HWY_INLINE void StreamRun(D d, T* dst, index_t i, index_t end, const Eval& eval) {
+  static_assert(!SaverReadsDst<SV>::value, "StreamRun: the saver reads the destination");
+  const index_t lanes = static_cast<index_t>(hn::Lanes(d));
+  const std::uintptr_t vector_bytes = static_cast<std::uintptr_t>(lanes) * sizeof(T);
+  const std::uintptr_t misalign = reinterpret_cast<std::uintptr_t>(dst + i) % vector_bytes;
+  const index_t head = std::min<index_t>(
+      end - i, misalign == 0 ? 0 : static_cast<index_t>((vector_bytes - misalign) / sizeof(T)));
+  if (head > 0) {
+    StepDownTail<SV>(d, dst, i, static_cast<size_t>(head), eval);
+    i += head;
+  }
+  for (; i + lanes <= end; i += lanes) {
+    hn::Stream(eval(d, i, static_cast<size_t>(lanes), std::false_type()), d, dst + i);
+  }
+  if (i < end) StepDownTail<SV>(d, dst, i, static_cast<size_t>(end - i), eval);
+}
+
 // The last r < Lanes elements from i on of MapRun, through StepDownTail.
 template <class SV, class OP, class T, class... S>
 HWY_INLINE void PacketTail(index_t i, index_t r, T* dst, S... src) {
@@ -243,6 +271,24 @@ constexpr index_t MapGrain() {
   } else {
     return kMathGrain;
   }
+}
+
+/*! \brief Bytes an elementwise loop reads and writes from which its stores bypass the caches. */
+constexpr index_t kStreamingStoreBytes = index_t(64) << 20;
+
+/*!
+ * \brief Whether an elementwise loop that reads and writes `bytes` in all (destination included)
+ *  and costs `cost` adds per element stores with non-temporal stores (StreamRun). Why: a
+ *  memory-bound loop whose data cannot stay in the caches pays a read of every destination line
+ *  before it writes it; streaming stores skip that read (W2's six arrays: 7 -> 6 lines moved
+ *  per line written, 1.15-1.18x faster on Zen 5). Measured with the result read right after
+ *  (bench/RESULTS.md, "W2: streaming stores"): a loop over 24-32 MiB in all lost 5-35% (its
+ *  result would have come from L3), from 48-64 MiB on it won 12-16%, hence 64 MiB. Never for
+ *  heavy functors (cost >= kHeavyOpCost): they are compute-bound, and an earlier measurement
+ *  found streaming several times slower under a long loop body (bench/RESULTS.md, W3).
+ */
+constexpr bool UseStreamingStores(index_t bytes, index_t cost) {
+  return bytes >= kStreamingStoreBytes && cost < kHeavyOpCost;
 }
 
 /*! \brief Threaded MapRun: n elements split into contiguous chunks of at least the grain. */
