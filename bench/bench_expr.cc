@@ -212,10 +212,18 @@ BENCHMARK_TEMPLATE(BM_W7_shade, 1024, true)->Name("BM_W7_addrt_shade/n:1024")->U
 BENCHMARK_TEMPLATE(BM_W7_eigen, 1024, true, Eigen::ArrayXf, Eigen::Unaligned)
     ->Name("BM_W7_addrt_eigen_array/n:1024")->Unit(benchmark::kNanosecond);
 
-BENCHMARK_TEMPLATE(BM_Narrow4D_shade, true)->Name("BM_Narrow4D_packet_shade")->Unit(benchmark::kMicrosecond);
-BENCHMARK_TEMPLATE(BM_Narrow4D_eigen_tensor, true)->Name("BM_Narrow4D_packet_eigen_tensor")->Unit(benchmark::kMicrosecond);
-BENCHMARK_TEMPLATE(BM_Narrow4D_shade, false)->Name("BM_Narrow4D_scalarop_shade")->Unit(benchmark::kMicrosecond);
-BENCHMARK_TEMPLATE(BM_Narrow4D_eigen_tensor, false)->Name("BM_Narrow4D_scalarop_eigen_tensor")->Unit(benchmark::kMicrosecond);
+BENCHMARK_TEMPLATE(BM_Narrow4D_shade, true)
+    ->Name("BM_Narrow4D_packet_shade")
+    ->Unit(benchmark::kMicrosecond);
+BENCHMARK_TEMPLATE(BM_Narrow4D_eigen_tensor, true)
+    ->Name("BM_Narrow4D_packet_eigen_tensor")
+    ->Unit(benchmark::kMicrosecond);
+BENCHMARK_TEMPLATE(BM_Narrow4D_shade, false)
+    ->Name("BM_Narrow4D_scalarop_shade")
+    ->Unit(benchmark::kMicrosecond);
+BENCHMARK_TEMPLATE(BM_Narrow4D_eigen_tensor, false)
+    ->Name("BM_Narrow4D_scalarop_eigen_tensor")
+    ->Unit(benchmark::kMicrosecond);
 
 }  // namespace
 }  // namespace shade_bench

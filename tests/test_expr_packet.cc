@@ -445,8 +445,8 @@ TEST(ExprPacket, StreamingStoresMatchCachedStores) {
         ASSERT_TRUE(got.OutsideIntact()) << threads << " threads, offset " << off;
         for (index_t i = 0; i < s[0]; ++i) {
           ASSERT_EQ(0, std::memcmp(&got.at(i, 0), &expect.at(i, 0), sizeof(float) * s[1]))
-              << "row " << i << ", " << threads << " threads, offset " << off << ", " << s[0]
-              << "x" << s[1];
+              << "row " << i << ", " << threads << " threads, offset " << off << ", " << s[0] << "x"
+              << s[1];
         }
       }
     }

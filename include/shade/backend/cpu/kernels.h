@@ -26,13 +26,13 @@
 #include <type_traits>
 #include <utility>
 
+#include "hwy/cache_control.h"
 #include "shade/backend/cpu/parallel.h"
 #include "shade/base/error.h"
 #include "shade/base/half.h"
 #include "shade/base/index.h"
 #include "shade/functor/op_registry.h"
 #include "shade/functor/sv.h"
-#include "hwy/cache_control.h"
 #include "shade/packet/packet.h"
 
 namespace shade {
