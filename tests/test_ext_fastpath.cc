@@ -7,6 +7,8 @@
 // borders and overlapping windows. A few direct naive checks of the CNN's layout copies too.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include <cstdint>
 #include <cstring>
 #include <limits>
@@ -113,6 +115,28 @@ TYPED_TEST(FastPathTest, Patch2ColAndCol2Patch) {
       StoreEither<T>(dst, saver, general,
                      pack_col2patch(col.t, c.img, c.ky, c.kx, c.sy, c.sx, c.dy, c.dx));
     });
+  }
+}
+
+// col2patch of every image width up to past one AVX-512 vector of floats, with kernels up to
+// the width, vertical strides and dilations: the plane-by-plane scatter must give the element
+// loop's bits (the same additions in the same order), whatever the row length.
+TYPED_TEST(FastPathTest, Col2PatchEveryWidthAndKernel) {
+  using T = TypeParam;
+  for (index_t width = 1; width <= 18; ++width) {
+    for (index_t kx = 1; kx <= std::min<index_t>(width, 5); kx += 2) {
+      for (index_t sy = 1; sy <= 2; ++sy) {
+        const index_t ky = 3, dy = 3 - sy;
+        const Shape<4> ishape = Shape4(2, 3, 9, width);
+        const index_t oh = (9 - (dy * (ky - 1) + 1)) / sy + 1;
+        const index_t ow = width - kx + 1;
+        Buf<T, 2> col(Shape2(3 * ky * kx, 2 * oh * ow), 1);
+        col.FillRandom(static_cast<unsigned>(width * 7 + kx), -50, 50);
+        CompareWithElementLoop<T, 4>(ishape, 2, [&](Tensor<cpu, 4, T>& dst, int saver, bool general) {
+          StoreEither<T>(dst, saver, general, pack_col2patch(col.t, ishape, ky, kx, sy, 1, dy, 1));
+        });
+      }
+    }
   }
 }
 
