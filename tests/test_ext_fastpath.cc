@@ -8,7 +8,6 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
-
 #include <cstdint>
 #include <cstring>
 #include <limits>
@@ -132,9 +131,11 @@ TYPED_TEST(FastPathTest, Col2PatchEveryWidthAndKernel) {
         const index_t ow = width - kx + 1;
         Buf<T, 2> col(Shape2(3 * ky * kx, 2 * oh * ow), 1);
         col.FillRandom(static_cast<unsigned>(width * 7 + kx), -50, 50);
-        CompareWithElementLoop<T, 4>(ishape, 2, [&](Tensor<cpu, 4, T>& dst, int saver, bool general) {
-          StoreEither<T>(dst, saver, general, pack_col2patch(col.t, ishape, ky, kx, sy, 1, dy, 1));
-        });
+        CompareWithElementLoop<T, 4>(
+            ishape, 2, [&](Tensor<cpu, 4, T>& dst, int saver, bool general) {
+              StoreEither<T>(dst, saver, general,
+                             pack_col2patch(col.t, ishape, ky, kx, sy, 1, dy, 1));
+            });
       }
     }
   }
