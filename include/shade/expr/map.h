@@ -98,36 +98,62 @@ HWY_INLINE void PacketRows(const DstPlan dst, index_t cols, const SrcPlan src, i
 }
 }  // namespace detail
 
+/*! \brief The streaming-store form of MapPacketPlan (defined below). */
+template <typename Saver, typename DType, typename DstPlan, typename SrcPlan>
+void MapPacketPlanStreaming(const DstPlan& dst, index_t rows, index_t cols, const SrcPlan& src,
+                            index_t grain);
+
 /*!
  * \brief Packet loop: rows x cols elements, flattened and split by ParallelFor into chunks of
- *  at least `grain` elements; each chunk is a run of row segments (see the file comment).
- *  `stream`: the full vectors are non-temporal stores (kernel::UseStreamingStores says when; a
- *  saver that reads the destination never streams). A
- *  single chunk (fewer than two grains, whatever the thread count) runs inline from element 0,
- *  which folds away the chunk's index arithmetic; larger tensors always run the lambda's code,
- *  on one thread or many, so the thread count never changes which instructions (and which
- *  floating-point contractions) compute an element.
+ *  at least the grain of cost `kCost` (adds per element); each chunk is a run of row segments
+ *  (see the file comment). A single chunk (fewer than two grains, whatever the thread count)
+ *  runs inline from element 0, which folds away the chunk's index arithmetic; larger tensors
+ *  always run the lambda's code, on one thread or many, so the thread count never changes
+ *  which instructions (and which floating-point contractions) compute an element. `kBytes`,
+ *  the bytes read and written per element, decides with kCost whether the stores stream past
+ *  the caches (kernel::UseStreamingStores; never for a saver that reads the destination).
  */
-template <typename Saver, typename DType, typename DstPlan, typename SrcPlan>
-inline void MapPacketPlan(const DstPlan& dst, index_t rows, index_t cols, const SrcPlan& src,
-                          index_t grain, bool stream = false) {
+
+template <typename Saver, typename DType, index_t kBytes, index_t kCost, typename DstPlan,
+          typename SrcPlan>
+inline void MapPacketPlan(const DstPlan& dst, index_t rows, index_t cols, const SrcPlan& src) {
   if (rows == 0 || cols == 0) return;
   const index_t n = rows * cols;
-  if constexpr (!kernel::detail::SaverReadsDst<Saver>::value) {
-    if (stream) {
-      ParallelFor(0, n, grain, [&](index_t b, index_t e) {
-        detail::PacketRows<Saver, true, DType>(dst, cols, src, b, e);
-        hwy::FlushStream();  // the stores are visible before the join
-      });
-      return;
-    }
-  }
+  constexpr index_t grain = GrainForCost(kCost);
   if (IsSingleChunk(n, grain)) {
     detail::PacketRows<Saver, false, DType>(dst, cols, src, 0, n);
     return;
   }
-  ParallelFor(0, n, grain, [&](index_t b, index_t e) {
+  // Checked only past the single-chunk return: a small assignment with a size known at
+  // compile time then compiles to its loop alone (W7's 4-float add: 0.3 ns, 3.2 ns otherwise).
+  if constexpr (!kernel::detail::SaverReadsDst<Saver>::value) {
+    if (kernel::UseStreamingStores(n * kBytes, kCost) &&
+        reinterpret_cast<std::uintptr_t>(dst.RowPtr(0)) % sizeof(DType) == 0) {
+      MapPacketPlanStreaming<Saver, DType>(dst, rows, cols, src, grain);
+      return;
+    }
+  }
+  // n >= 2 grains here: straight to the threaded part (ParallelFor's inline front would add a
+  // second copy of the row loop to this function's size, which decides its inlining).
+  auto rows_of_chunk = [&](index_t b, index_t e) {
     detail::PacketRows<Saver, false, DType>(dst, cols, src, b, e);
+  };
+  shade::detail::ParallelForThreads(index_t(0), n, grain, rows_of_chunk);
+}
+
+/*!
+ * \brief MapPacketPlan with the full vectors written by non-temporal stores (see
+ *  kernel::UseStreamingStores for when; a saver that does not read the destination). Out of
+ *  line: it runs on tens of MiB, and inlined it pushed small assignments past GCC's inlining
+ *  limit.
+ */
+template <typename Saver, typename DType, typename DstPlan, typename SrcPlan>
+__attribute__((noinline)) void MapPacketPlanStreaming(const DstPlan& dst, index_t rows,
+                                                      index_t cols, const SrcPlan& src,
+                                                      index_t grain) {
+  ParallelFor(0, rows * cols, grain, [&](index_t b, index_t e) {
+    detail::PacketRows<Saver, true, DType>(dst, cols, src, b, e);
+    hwy::FlushStream();  // the stores are visible before the join
   });
 }
 
@@ -145,11 +171,8 @@ inline void MapPlan(DstPlan dst, const Shape<2>& shape, const SrcPlan& src) {
   if constexpr (kPacketPlan<E, DType> && detail::IsTensorPlan<DstPlan, DType>::value &&
                 kernel::detail::SaverHasPacket<Saver, DType>::value) {
     constexpr index_t kCost = detail::ExpCost<E>::value;
-    const bool stream =
-        kernel::UseStreamingStores(
-            rows * cols * (index_t(sizeof(DType)) + detail::ExpReadBytes<E>::value), kCost) &&
-        reinterpret_cast<std::uintptr_t>(dst.RowPtr(0)) % sizeof(DType) == 0;
-    MapPacketPlan<Saver, DType>(dst, rows, cols, src, GrainForCost(kCost), stream);
+    MapPacketPlan<Saver, DType, detail::ExpReadBytes<E>::value + index_t(sizeof(DType)), kCost>(
+        dst, rows, cols, src);
   } else {
     for (index_t y = 0; y < rows; ++y) {
       for (index_t x = 0; x < cols; ++x) {
@@ -225,8 +248,10 @@ struct MapBackend<cpu> {
    *  vectorises) each, measured 40x slower than one row for an op without a packet form. */
   template <typename Saver, typename DType, typename Dst, typename E>
   static void Map(Dst* dst, Shape<2> shape, const E& exp) {
-    if (shape[0] > 1 && detail::AllContiguous(*dst) && detail::AllContiguous(exp)) {
-      shape = Shape2(1, shape[0] * shape[1]);
+    if constexpr (ExpInfo<Dst>::kDim > 1) {  // a 1-D map is one row already
+      if (shape[0] > 1 && detail::AllContiguous(*dst) && detail::AllContiguous(exp)) {
+        shape = Shape2(1, shape[0] * shape[1]);
+      }
     }
     MapPlan<Saver, DType, E>(MakePlan(*dst), shape, MakePlan(exp));
   }
