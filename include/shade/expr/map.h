@@ -113,7 +113,6 @@ void MapPacketPlanStreaming(const DstPlan& dst, index_t rows, index_t cols, cons
  *  the bytes read and written per element, decides with kCost whether the stores stream past
  *  the caches (kernel::UseStreamingStores; never for a saver that reads the destination).
  */
-
 template <typename Saver, typename DType, index_t kBytes, index_t kCost, typename DstPlan,
           typename SrcPlan>
 inline void MapPacketPlan(const DstPlan& dst, index_t rows, index_t cols, const SrcPlan& src) {
