@@ -282,10 +282,11 @@ constexpr index_t kStreamingStoreBytes = index_t(64) << 20;
  *  memory-bound loop whose data cannot stay in the caches pays a read of every destination line
  *  before it writes it; streaming stores skip that read (W2's six arrays: 7 -> 6 lines moved
  *  per line written, 1.15-1.18x faster on Zen 5). Measured with the result read right after
- *  (bench/RESULTS.md, "Issue 16: W2 with streaming stores"): a loop over 24-32 MiB in all lost 5-35% (its
- *  result would have come from L3), from 48-64 MiB on it won 12-16%, hence 64 MiB. Never for
- *  heavy functors (cost >= kHeavyOpCost): they are compute-bound, and an earlier measurement
- *  found streaming several times slower under a long loop body (bench/RESULTS.md, W3).
+ *  (bench/RESULTS.md, "Issue 16: W2 with streaming stores"): a loop over 24-32 MiB in all
+ *  lost 5-35% (its result would have come from L3), from 48-64 MiB on it won 12-16%, hence
+ *  64 MiB. Never for heavy functors (cost >= kHeavyOpCost): they are compute-bound, and an
+ *  earlier measurement found streaming several times slower under a long loop body
+ *  (bench/RESULTS.md, W3).
  */
 constexpr bool UseStreamingStores(index_t bytes, index_t cost) {
   return bytes >= kStreamingStoreBytes && cost < kHeavyOpCost;
