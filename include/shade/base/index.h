@@ -31,5 +31,8 @@ using default_real_t = float;
  *  always-inlined loop helper is otherwise a function of its own, whose size stops the inliner
  *  from folding a small static assignment into its caller. */
 #define SHADE_LAMBDA_INLINE __attribute__((always_inline))
+/*! \brief Never inlined: a rarely taken large path kept out of its caller, whose size decides
+ *  whether the caller itself is inlined. */
+#define SHADE_NOINLINE __attribute__((noinline))
 
 #endif  // SHADE_BASE_INDEX_H_

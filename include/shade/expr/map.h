@@ -147,9 +147,8 @@ inline void MapPacketPlan(const DstPlan& dst, index_t rows, index_t cols, const 
  *  limit.
  */
 template <typename Saver, typename DType, typename DstPlan, typename SrcPlan>
-__attribute__((noinline)) void MapPacketPlanStreaming(const DstPlan& dst, index_t rows,
-                                                      index_t cols, const SrcPlan& src,
-                                                      index_t grain) {
+SHADE_NOINLINE void MapPacketPlanStreaming(const DstPlan& dst, index_t rows, index_t cols,
+                                           const SrcPlan& src, index_t grain) {
   ParallelFor(0, rows * cols, grain, [&](index_t b, index_t e) {
     detail::PacketRows<Saver, true, DType>(dst, cols, src, b, e);
     hwy::FlushStream();  // the stores are visible before the join
