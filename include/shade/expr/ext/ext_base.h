@@ -233,15 +233,22 @@ inline index_t UnitGrain(index_t elems) {
  * \brief THE plane loop of the scatter evaluators (col2patch, unpool): for each plane u in
  *  [0, planes) a zeroed rows x cols buffer receives `scatter(u, buf)`'s sums, then is stored
  *  into destination rows [u * rows, (u + 1) * rows) through Saver. Threaded over planes (one
- *  buffer per chunk); `work` is the element work per plane, for the grain.
+ *  buffer per chunk); `work` is the element work per plane, for the grain. With `outer` > 1
+ *  the planes, numbered u = o * (planes / outer) + i, are visited i-major (all o for i = 0
+ *  first): col2patch visits (n, c) planes channel by channel so that its reads walk each
+ *  kernel row of the column matrix front to back.
  */
 template <typename Saver, int dim, typename DType, typename Scatter>
 inline void ScatterPlanes(Tensor<cpu, dim, DType>* dst, index_t planes, index_t rows, index_t cols,
-                          index_t work, Scatter scatter) {
+                          index_t work, Scatter scatter, index_t outer = 1) {
   const index_t area = rows * cols;
+  outer = std::max<index_t>(outer, 1);
+  const index_t inner = planes / outer;
   ParallelFor(0, planes, UnitGrain(work), [&](index_t b, index_t end) {
     std::unique_ptr<DType[]> buf(new DType[static_cast<size_t>(area > 0 ? area : 1)]);
-    for (index_t u = b; u < end; ++u) {
+    for (index_t v = b; v < end; ++v) {
+      // Visit order v = i * outer + o for plane u = o * inner + i (see the brief).
+      const index_t i = v / outer, u = (v - i * outer) * inner + i;
       std::fill(buf.get(), buf.get() + area, DType(0));
       scatter(u, buf.get());
       SavePlane<Saver>(rows, cols, buf.get(), dst->dptr_ + u * rows * dst->stride_, dst->stride_);

@@ -289,7 +289,12 @@ struct TensorEvaluator<UnpackPatchToColXExp<SrcExp, DType, srcdim>> {
 /*!
  * \brief col2im of a column matrix stored in memory: one work unit per image plane (n, c),
  *  which scatter-adds its patches into a plane buffer, in the (ky, kx) order the element loop
- *  sums them (so the values are identical), then stores the plane. Threaded over planes.
+ *  sums them (so the values are identical), then stores the plane. Threaded over planes,
+ *  visited channel by channel (all n for c = 0 first): a plane reads a piece of each of its
+ *  channel's kernel rows, so consecutive planes then read consecutive pieces of the same rows.
+ *  In image order (n first) one image's planes read every kernel row of the matrix, rows that
+ *  are a power-of-two apart at the CNN's shapes and evict each other from the caches: 3.3x
+ *  slower at conv2's shape (bench/RESULTS.md, "col2patch channel by channel").
  */
 template <typename SrcExp, typename DType, int dstdim>
 struct TensorEvaluator<PackColToPatchXExp<SrcExp, DType, dstdim>> {
@@ -323,7 +328,8 @@ struct TensorEvaluator<PackColToPatchXExp<SrcExp, DType, dstdim>> {
               }
             }
           }
-        });
+        },
+        g.num);
     return true;
   }
 };
