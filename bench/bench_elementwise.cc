@@ -176,15 +176,15 @@ void BM_W1_copy_torch(benchmark::State& st) {
 #endif
 
 // ---- W3 tanh / exp over 2^22 ----
-template <class OP>
+template <class OP, index_t kN = kMathN>
 void BM_W3_shade(benchmark::State& st) {
   SetThreads(static_cast<int>(st.range(0)));
-  Buffer<float> a(kMathN), b(kMathN, -4, 4);
+  Buffer<float> a(kN), b(kN, -4, 4);
   for (auto _ : st) {
-    kernel::MapUnary<kernel::sv::saveto, OP>(kMathN, a.data(), static_cast<const float*>(b.data()));
+    kernel::MapUnary<kernel::sv::saveto, OP>(kN, a.data(), static_cast<const float*>(b.data()));
     benchmark::ClobberMemory();
   }
-  st.SetItemsProcessed(st.iterations() * kMathN);
+  st.SetItemsProcessed(st.iterations() * kN);
 }
 template <class OP>
 void BM_W3_hand(benchmark::State& st) {
@@ -213,10 +213,10 @@ void BM_W3_eigen_tensor(benchmark::State& st) {
   }
   st.SetItemsProcessed(st.iterations() * kMathN);
 }
-template <bool kTanh>
+template <bool kTanh, index_t kN = kMathN>
 void BM_W3_eigen_array(benchmark::State& st) {
-  Buffer<float> a(kMathN), b(kMathN, -4, 4);
-  Eigen::Map<Eigen::ArrayXf> A(a.data(), kMathN), B(b.data(), kMathN);
+  Buffer<float> a(kN), b(kN, -4, 4);
+  Eigen::Map<Eigen::ArrayXf> A(a.data(), kN), B(b.data(), kN);
   for (auto _ : st) {
     if (kTanh) {
       A = B.tanh();
@@ -225,7 +225,7 @@ void BM_W3_eigen_array(benchmark::State& st) {
     }
     benchmark::ClobberMemory();
   }
-  st.SetItemsProcessed(st.iterations() * kMathN);
+  st.SetItemsProcessed(st.iterations() * kN);
 }
 template <bool kTanh>
 void BM_W3_xtensor(benchmark::State& st) {
@@ -351,6 +351,12 @@ BENCHMARK_TEMPLATE(BM_W3_xtensor, true)->Name("BM_W3_tanh_xtensor")->ArgName("th
 BENCHMARK(BM_W3_floor_hand)->UseRealTime()->Unit(benchmark::kMicrosecond);
 BENCHMARK(BM_W3_floor_shade)->UseRealTime()->Unit(benchmark::kMicrosecond);
 BENCHMARK(BM_W3_floor_stream)->UseRealTime()->Unit(benchmark::kMicrosecond);
+// In cache: 4096 floats (16 KiB per array, L1), one thread: the math alone.
+constexpr index_t kCacheN = 4096;
+BENCHMARK_TEMPLATE(BM_W3_shade, TanhOp, kCacheN)->Name("BM_W3c_tanh_shade")->Arg(1)->UseRealTime();
+BENCHMARK_TEMPLATE(BM_W3_eigen_array, true, kCacheN)->Name("BM_W3c_tanh_eigen_array")->Arg(1)->UseRealTime();
+BENCHMARK_TEMPLATE(BM_W3_shade, ExpOp, kCacheN)->Name("BM_W3c_exp_shade")->Arg(1)->UseRealTime();
+BENCHMARK_TEMPLATE(BM_W3_eigen_array, false, kCacheN)->Name("BM_W3c_exp_eigen_array")->Arg(1)->UseRealTime();
 BENCHMARK_TEMPLATE(BM_W3_shade, ExpOp)->Name("BM_W3_exp_shade")->Apply(Threads);
 BENCHMARK_TEMPLATE(BM_W3_hand, ExpOp)->Name("BM_W3_exp_hand")->Apply(Threads);
 BENCHMARK_TEMPLATE(BM_W3_eigen_tensor, false)->Name("BM_W3_exp_eigen_tensor")->Apply(Threads);
