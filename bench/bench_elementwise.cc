@@ -354,9 +354,15 @@ BENCHMARK(BM_W3_floor_stream)->UseRealTime()->Unit(benchmark::kMicrosecond);
 // In cache: 4096 floats (16 KiB per array, L1), one thread: the math alone.
 constexpr index_t kCacheN = 4096;
 BENCHMARK_TEMPLATE(BM_W3_shade, TanhOp, kCacheN)->Name("BM_W3c_tanh_shade")->Arg(1)->UseRealTime();
-BENCHMARK_TEMPLATE(BM_W3_eigen_array, true, kCacheN)->Name("BM_W3c_tanh_eigen_array")->Arg(1)->UseRealTime();
+BENCHMARK_TEMPLATE(BM_W3_eigen_array, true, kCacheN)
+    ->Name("BM_W3c_tanh_eigen_array")
+    ->Arg(1)
+    ->UseRealTime();
 BENCHMARK_TEMPLATE(BM_W3_shade, ExpOp, kCacheN)->Name("BM_W3c_exp_shade")->Arg(1)->UseRealTime();
-BENCHMARK_TEMPLATE(BM_W3_eigen_array, false, kCacheN)->Name("BM_W3c_exp_eigen_array")->Arg(1)->UseRealTime();
+BENCHMARK_TEMPLATE(BM_W3_eigen_array, false, kCacheN)
+    ->Name("BM_W3c_exp_eigen_array")
+    ->Arg(1)
+    ->UseRealTime();
 BENCHMARK_TEMPLATE(BM_W3_shade, ExpOp)->Name("BM_W3_exp_shade")->Apply(Threads);
 BENCHMARK_TEMPLATE(BM_W3_hand, ExpOp)->Name("BM_W3_exp_hand")->Apply(Threads);
 BENCHMARK_TEMPLATE(BM_W3_eigen_tensor, false)->Name("BM_W3_exp_eigen_tensor")->Apply(Threads);

@@ -294,8 +294,8 @@ namespace hn = packet::hn;
 /*! \brief Whether col2im of T planes `width` wide (stride 1, no dilation) runs in packets. */
 template <typename T>
 inline bool Col2PatchRowsFit(const PatchGeometry& g) {
-  return (std::is_same<T, float>::value || std::is_same<T, double>::value) &&
-         g.pstride_y == 1 && g.pstride_x == 1 && g.pdilate_y == 1 && g.pdilate_x == 1 &&
+  return (std::is_same<T, float>::value || std::is_same<T, double>::value) && g.pstride_y == 1 &&
+         g.pstride_x == 1 && g.pdilate_y == 1 && g.pdilate_x == 1 &&
          g.width <= static_cast<index_t>(hn::Lanes(packet::Tag<T>()));
 }
 
@@ -310,8 +310,8 @@ inline bool Col2PatchRowsFit(const PatchGeometry& g) {
  *  and an add.
  */
 template <typename T>
-void Col2PatchPlaneInPackets(const RowsView<T>& mat, const PatchGeometry& g, index_t n,
-                             index_t c, T* buf) {
+void Col2PatchPlaneInPackets(const RowsView<T>& mat, const PatchGeometry& g, index_t n, index_t c,
+                             T* buf) {
   const packet::Tag<T> d;
   const hn::RebindToSigned<decltype(d)> di;
   using TI = hn::TFromD<decltype(di)>;
@@ -322,8 +322,7 @@ void Col2PatchPlaneInPackets(const RowsView<T>& mat, const PatchGeometry& g, ind
   HWY_ALIGN TI index_table[packet::kMaxLanes<T> * packet::kMaxLanes<T>];
   for (index_t kx = 0; kx < kw; ++kx) {
     for (index_t j = 0; j < lanes; ++j) {
-      index_table[kx * lanes + j] =
-          static_cast<TI>(j >= kx && j < kx + ow ? j - kx : lanes - 1);
+      index_table[kx * lanes + j] = static_cast<TI>(j >= kx && j < kx + ow ? j - kx : lanes - 1);
     }
   }
   const index_t windows = oh * ow;
