@@ -169,6 +169,9 @@ TYPED_TEST(FastPathTest, PoolAndUnpool) {
                                                               // packet width, a scalar rest, a
                                                               // trailing row and column
                         {Shape4(2, 3, 8, 8), 2, 2, 2, 2},     // the CNN's second pooling (4 wide)
+                        {Shape4(1, 3, 10, 8), 2, 2, 2, 2},    // 15 pooled rows of 4: groups of
+                                                              // four rows and a rest of three
+                        {Shape4(3, 1, 6, 5), 2, 2, 2, 2},     // 2 windows and a trailing column
                         {Shape4(2, 3, 6, 58), 2, 2, 2, 2},    // 29 windows: 16 + 8 + 4 + 1
                         {Shape4(2, 3, 11, 70), 3, 2, 3, 2},   // 2-wide windows 3 rows high
                         {Shape4(5, 7, 23, 19), 3, 2, 2, 3},   // trailing rows / columns unpooled
@@ -185,14 +188,19 @@ TYPED_TEST(FastPathTest, PoolAndUnpool) {
     psum.t = pool<red::sum>(src.t * T(1), c.ky, c.kx, c.sy, c.sx);
     pavg.t = pool<red::avg>(src.t * T(1), c.ky, c.kx, c.sy, c.sx);
     grad.FillRandom(3, -4, 4);
-    CompareWithElementLoop<T, 4>(ps, 1, [&](Tensor<cpu, 4, T>& dst, int saver, bool general) {
-      StoreEither<T>(dst, saver, general, pool<red::maximum>(src.t, c.ky, c.kx, c.sy, c.sx));
-    });
+    // Padded and dense destinations: a dense one whose rows are a quarter of a packet takes
+    // four pooled rows per packet.
+    for (index_t pad : {1, 0}) {
+      CompareWithElementLoop<T, 4>(ps, pad, [&](Tensor<cpu, 4, T>& dst, int saver, bool general) {
+        StoreEither<T>(dst, saver, general, pool<red::maximum>(src.t, c.ky, c.kx, c.sy, c.sx));
+      });
+      CompareWithElementLoop<T, 4>(ps, pad + 1, [&](Tensor<cpu, 4, T>& dst, int saver,
+                                                    bool general) {
+        StoreEither<T>(dst, saver, general, pool<red::sum>(src.t, c.ky, c.kx, c.sy, c.sx));
+      });
+    }
     CompareWithElementLoop<T, 4>(ps, 0, [&](Tensor<cpu, 4, T>& dst, int saver, bool general) {
       StoreEither<T>(dst, saver, general, pool<red::avg>(src.t, c.ky, c.kx, c.sy, c.sx));
-    });
-    CompareWithElementLoop<T, 4>(ps, 2, [&](Tensor<cpu, 4, T>& dst, int saver, bool general) {
-      StoreEither<T>(dst, saver, general, pool<red::sum>(src.t, c.ky, c.kx, c.sy, c.sx));
     });
     CompareWithElementLoop<T, 4>(c.src, 3, [&](Tensor<cpu, 4, T>& dst, int saver, bool general) {
       StoreEither<T>(dst, saver, general,
@@ -219,32 +227,37 @@ TYPED_TEST(FastPathTest, PoolSpecialValues) {
     // no -inf: inf + -inf makes the negative default NaN, and which of two different NaNs an
     // addition returns depends on operand order, which the compiler may swap
     const T specials[] = {T(0), -T(0), nan, inf, T(2), T(1), -T(1), T(0.5)};
-    const Shape<4> ss = Shape4(3, 5, 10, 36), ps = Shape4(3, 5, 5, 18);
-    Buf<T, 4> src(ss, 1), grad(ps, 0), pmax(ps, 0), psum(ps, 0);
-    std::uint32_t state = 12345;
-    auto next = [&state] { return (state = state * 1664525u + 1013904223u) >> 16; };
-    for (index_t k = 0; k < src.size(); ++k) src.flat(k) = specials[next() % 8];
-    for (index_t k = 0; k < grad.size(); ++k) grad.flat(k) = specials[next() % 8];
-    pmax.t = pool<red::maximum>(src.t * T(1), 2, 2, 2, 2);
-    psum.t = pool<red::sum>(src.t * T(1), 2, 2, 2, 2);
-    for (auto* pooled : {&pmax, &psum}) {
-      const bool is_max = pooled == &pmax;
-      CompareWithElementLoop<T, 4>(ps, 1, [&](Tensor<cpu, 4, T>& dst, int saver, bool general) {
-        if (is_max) {
-          StoreEither<T>(dst, saver, general, pool<red::maximum>(src.t, 2, 2, 2, 2));
-        } else {
-          StoreEither<T>(dst, saver, general, pool<red::sum>(src.t, 2, 2, 2, 2));
-        }
-      });
-      CompareWithElementLoop<T, 4>(ss, 2, [&](Tensor<cpu, 4, T>& dst, int saver, bool general) {
-        if (is_max) {
-          StoreEither<T>(dst, saver, general,
-                         unpool<red::maximum>(src.t, pooled->t, grad.t, 2, 2, 2, 2));
-        } else {
-          StoreEither<T>(dst, saver, general,
-                         unpool<red::sum>(src.t, pooled->t, grad.t, 2, 2, 2, 2));
-        }
-      });
+    // Rows of 18 windows into a padded destination; rows of 4 and 2 into dense ones (four
+    // pooled rows per packet where a source row is half a packet).
+    for (index_t width : {36, 8, 4}) {
+      const Shape<4> ss = Shape4(3, 5, 10, width), ps = Shape4(3, 5, 5, width / 2);
+      const index_t dst_pad = width == 36 ? 1 : 0;
+      Buf<T, 4> src(ss, 1), grad(ps, 0), pmax(ps, 0), psum(ps, 0);
+      std::uint32_t state = 12345;
+      auto next = [&state] { return (state = state * 1664525u + 1013904223u) >> 16; };
+      for (index_t k = 0; k < src.size(); ++k) src.flat(k) = specials[next() % 8];
+      for (index_t k = 0; k < grad.size(); ++k) grad.flat(k) = specials[next() % 8];
+      pmax.t = pool<red::maximum>(src.t * T(1), 2, 2, 2, 2);
+      psum.t = pool<red::sum>(src.t * T(1), 2, 2, 2, 2);
+      for (auto* pooled : {&pmax, &psum}) {
+        const bool is_max = pooled == &pmax;
+        CompareWithElementLoop<T, 4>(ps, dst_pad, [&](Tensor<cpu, 4, T>& dst, int saver, bool general) {
+          if (is_max) {
+            StoreEither<T>(dst, saver, general, pool<red::maximum>(src.t, 2, 2, 2, 2));
+          } else {
+            StoreEither<T>(dst, saver, general, pool<red::sum>(src.t, 2, 2, 2, 2));
+          }
+        });
+        CompareWithElementLoop<T, 4>(ss, 2, [&](Tensor<cpu, 4, T>& dst, int saver, bool general) {
+          if (is_max) {
+            StoreEither<T>(dst, saver, general,
+                           unpool<red::maximum>(src.t, pooled->t, grad.t, 2, 2, 2, 2));
+          } else {
+            StoreEither<T>(dst, saver, general,
+                           unpool<red::sum>(src.t, pooled->t, grad.t, 2, 2, 2, 2));
+          }
+        });
+      }
     }
   }
 }
