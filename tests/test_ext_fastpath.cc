@@ -194,10 +194,10 @@ TYPED_TEST(FastPathTest, PoolAndUnpool) {
       CompareWithElementLoop<T, 4>(ps, pad, [&](Tensor<cpu, 4, T>& dst, int saver, bool general) {
         StoreEither<T>(dst, saver, general, pool<red::maximum>(src.t, c.ky, c.kx, c.sy, c.sx));
       });
-      CompareWithElementLoop<T, 4>(ps, pad + 1, [&](Tensor<cpu, 4, T>& dst, int saver,
-                                                    bool general) {
-        StoreEither<T>(dst, saver, general, pool<red::sum>(src.t, c.ky, c.kx, c.sy, c.sx));
-      });
+      CompareWithElementLoop<T, 4>(
+          ps, pad + 1, [&](Tensor<cpu, 4, T>& dst, int saver, bool general) {
+            StoreEither<T>(dst, saver, general, pool<red::sum>(src.t, c.ky, c.kx, c.sy, c.sx));
+          });
     }
     CompareWithElementLoop<T, 4>(ps, 0, [&](Tensor<cpu, 4, T>& dst, int saver, bool general) {
       StoreEither<T>(dst, saver, general, pool<red::avg>(src.t, c.ky, c.kx, c.sy, c.sx));
@@ -241,13 +241,14 @@ TYPED_TEST(FastPathTest, PoolSpecialValues) {
       psum.t = pool<red::sum>(src.t * T(1), 2, 2, 2, 2);
       for (auto* pooled : {&pmax, &psum}) {
         const bool is_max = pooled == &pmax;
-        CompareWithElementLoop<T, 4>(ps, dst_pad, [&](Tensor<cpu, 4, T>& dst, int saver, bool general) {
-          if (is_max) {
-            StoreEither<T>(dst, saver, general, pool<red::maximum>(src.t, 2, 2, 2, 2));
-          } else {
-            StoreEither<T>(dst, saver, general, pool<red::sum>(src.t, 2, 2, 2, 2));
-          }
-        });
+        CompareWithElementLoop<T, 4>(
+            ps, dst_pad, [&](Tensor<cpu, 4, T>& dst, int saver, bool general) {
+              if (is_max) {
+                StoreEither<T>(dst, saver, general, pool<red::maximum>(src.t, 2, 2, 2, 2));
+              } else {
+                StoreEither<T>(dst, saver, general, pool<red::sum>(src.t, 2, 2, 2, 2));
+              }
+            });
         CompareWithElementLoop<T, 4>(ss, 2, [&](Tensor<cpu, 4, T>& dst, int saver, bool general) {
           if (is_max) {
             StoreEither<T>(dst, saver, general,
