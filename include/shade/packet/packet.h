@@ -403,7 +403,7 @@ HWY_INLINE V TanhF32(D d, V x) {
   q = hn::MulAdd(q, f, hn::Set(d, kExp2C2));
   q = hn::MulAdd(q, f, hn::Set(d, kExp2C1));
   const V e = ScaleByPow2(hn::MulAdd(q, f, one), t);
-  // 2 / (e + 1) by the divider, which runs beside the FMA pipes: on Zen 5 this is 10-16% faster
+  // 2 / (e + 1) by the divider, which runs beside the FMA pipes: on Zen 5 this is 8-12% faster
   // than a 14-bit reciprocal estimate and a Newton step (three more FMA-pipe operations) and
   // rounds once (bench/RESULTS.md, "tanh through the divider").
   const V large = hn::Sub(one, hn::Div(hn::Set(d, 2.0f), hn::Add(e, one)));

@@ -305,7 +305,7 @@ inline bool Col2PatchRowsFit(const PatchGeometry& g) {
  *  element loop (so the same bits), each patch row loaded with its ow elements and moved to
  *  lanes [kx, kx + ow) by a table lookup (the other lanes take lane Lanes - 1, which is zero
  *  unless kx = 0 and ow = Lanes); the sum is stored once into `buf` (height x width). Why: the
- *  scatter into a plane buffer spent ~12 cycles per 8-element patch row on loop overhead and
+ *  scatter into a plane buffer spent about 12 cycles per 8-element patch row on loop overhead and
  *  on loads that overlap the previous row's store; here a patch row costs a load, a lookup
  *  and an add.
  */
@@ -356,13 +356,13 @@ SHADE_TARGET_NAMESPACE_END
 }  // namespace detail
 
 /*!
- * \\brief col2im of a column matrix stored in memory: one work unit per image plane (n, c),
+ * \brief col2im of a column matrix stored in memory: one work unit per image plane (n, c),
  *  which scatter-adds its patches into a plane buffer, in the (ky, kx) order the element loop
  *  sums them (so the values are identical), then stores the plane. Threaded over planes,
  *  visited channel by channel (all n for c = 0 first): a plane reads a piece of each of its
  *  channel's kernel rows, so consecutive planes then read consecutive pieces of the same rows.
  *  In image order (n first) one image's planes read every kernel row of the matrix, rows that
- *  are a power-of-two apart at the CNN's shapes and evict each other from the caches: 3.3x
+ *  are a power-of-two apart at the CNN's shapes and evict each other from the caches: 2.8x
  *  slower at conv2's shape (bench/RESULTS.md, "col2patch channel by channel").
  */
 template <typename SrcExp, typename DType, int dstdim>
