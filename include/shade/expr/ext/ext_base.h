@@ -235,8 +235,8 @@ inline index_t UnitGrain(index_t elems) {
  *  into destination rows [u * rows, (u + 1) * rows) through Saver. Threaded over planes (one
  *  buffer per chunk); `work` is the element work per plane, for the grain. With `outer` > 1
  *  the planes, numbered u = o * (planes / outer) + i (`planes` a multiple of `outer`), are
- *  visited i-major (all o for i = 0 first): col2patch visits (n, c) planes channel by channel so that its reads walk each
- *  kernel row of the column matrix front to back.
+ *  visited i-major (all o for i = 0 first): col2patch visits (n, c) planes channel by channel
+ *  so that its reads walk each kernel row of the column matrix front to back.
  */
 template <typename Saver, int dim, typename DType, typename Scatter>
 inline void ScatterPlanes(Tensor<cpu, dim, DType>* dst, index_t planes, index_t rows, index_t cols,
