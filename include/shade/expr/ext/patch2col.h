@@ -291,11 +291,13 @@ namespace detail {
 SHADE_TARGET_NAMESPACE_BEGIN
 namespace hn = packet::hn;
 #if HWY_TARGET != HWY_SCALAR && HWY_TARGET != HWY_EMU128
-/*! \brief Whether col2im of T planes `width` wide (stride 1, no dilation) runs in packets. */
+/*! \brief col2im of T has the packet form of Col2PatchPlaneInPackets. */
+template <typename T>
+constexpr bool kCol2PatchPackets = packet::kIsFloat<T>;
+/*! \brief Whether the geometry fits it: stride 1, no dilation, an image row within one packet. */
 template <typename T>
 inline bool Col2PatchRowsFit(const PatchGeometry& g) {
-  return (std::is_same<T, float>::value || std::is_same<T, double>::value) && g.pstride_y == 1 &&
-         g.pstride_x == 1 && g.pdilate_y == 1 && g.pdilate_x == 1 &&
+  return g.pstride_y == 1 && g.pstride_x == 1 && g.pdilate_y == 1 && g.pdilate_x == 1 &&
          g.width <= static_cast<index_t>(hn::Lanes(packet::Tag<T>()));
 }
 
@@ -342,15 +344,14 @@ void Col2PatchPlaneInPackets(const RowsView<T>& mat, const PatchGeometry& g, ind
     packet::StoreFirst(d, acc, buf + y * g.width, static_cast<std::size_t>(g.width));
   }
 }
-#else
-/*! \brief Scalar targets: never (the scatter below runs). */
+#else  // scalar targets: the scatter below runs (declarations for name lookup only)
 template <typename T>
-inline bool Col2PatchRowsFit(const PatchGeometry&) {
-  return false;
-}
-/*! \brief Not reached on scalar targets. */
+constexpr bool kCol2PatchPackets = false;
 template <typename T>
-void Col2PatchPlaneInPackets(const RowsView<T>&, const PatchGeometry&, index_t, index_t, T*) {}
+bool Col2PatchRowsFit(const PatchGeometry& g);
+template <typename T>
+void Col2PatchPlaneInPackets(const RowsView<T>& mat, const PatchGeometry& g, index_t n, index_t c,
+                             T* buf);
 #endif
 SHADE_TARGET_NAMESPACE_END
 }  // namespace detail
@@ -377,15 +378,17 @@ struct TensorEvaluator<PackColToPatchXExp<SrcExp, DType, dstdim>> {
     if (!detail::DirectRows<SrcExp>::Get(e.mat_, &mat)) return false;
     const PatchGeometry g = e.g_;
     const index_t windows = g.o_height * g.o_width;
-    if (detail::Col2PatchRowsFit<DType>(g)) {
-      detail::ScatterPlanes<Saver>(
-          dst, g.num * g.channel, g.height, g.width, g.height * g.width * g.psize_y * g.psize_x,
-          [&mat, g](index_t u, DType* buf) {
-            const index_t n = u / g.channel;
-            detail::Col2PatchPlaneInPackets(mat, g, n, u - n * g.channel, buf);
-          },
-          g.num);
-      return true;
+    if constexpr (detail::kCol2PatchPackets<DType>) {
+      if (detail::Col2PatchRowsFit<DType>(g)) {
+        detail::ScatterPlanes<Saver>(
+            dst, g.num * g.channel, g.height, g.width, g.height * g.width * g.psize_y * g.psize_x,
+            [&mat, g](index_t u, DType* buf) {
+              const index_t n = u / g.channel;
+              detail::Col2PatchPlaneInPackets(mat, g, n, u - n * g.channel, buf);
+            },
+            g.num);
+        return true;
+      }
     }
     detail::ScatterPlanes<Saver>(
         dst, g.num * g.channel, g.height, g.width, g.height * g.width * g.psize_y * g.psize_x,
