@@ -214,6 +214,23 @@ TYPED_TEST(FastPathTest, PoolAndUnpool) {
       StoreEither<T>(dst, saver, general,
                      unpool<red::avg>(src.t, pavg.t, grad.t, c.ky, c.kx, c.sy, c.sx));
     });
+    // Dense source, pooled values, gradient and destination: where a source row is half a
+    // packet, unpool takes four pooled rows per packet.
+    Buf<T, 4> dense_src(c.src, 0), dense_max(ps, 0), dense_sum(ps, 0), dense_grad(ps, 0);
+    dense_src.t = src.t * T(1);
+    dense_max.t = pmax.t * T(1);
+    dense_sum.t = psum.t * T(1);
+    dense_grad.t = grad.t * T(1);
+    CompareWithElementLoop<T, 4>(c.src, 0, [&](Tensor<cpu, 4, T>& dst, int saver, bool general) {
+      StoreEither<T>(dst, saver, general,
+                     unpool<red::maximum>(dense_src.t, dense_max.t, dense_grad.t, c.ky, c.kx, c.sy,
+                                          c.sx));
+    });
+    CompareWithElementLoop<T, 4>(c.src, 0, [&](Tensor<cpu, 4, T>& dst, int saver, bool general) {
+      StoreEither<T>(dst, saver, general,
+                     unpool<red::sum>(dense_src.t, dense_sum.t, dense_grad.t, c.ky, c.kx, c.sy,
+                                      c.sx));
+    });
   }
 }
 
@@ -227,12 +244,13 @@ TYPED_TEST(FastPathTest, PoolSpecialValues) {
     // no -inf: inf + -inf makes the negative default NaN, and which of two different NaNs an
     // addition returns depends on operand order, which the compiler may swap
     const T specials[] = {T(0), -T(0), nan, inf, T(2), T(1), -T(1), T(0.5)};
-    // Rows of 18 windows into a padded destination; rows of 4 and 2 into dense ones (four
-    // pooled rows per packet where a source row is half a packet).
-    for (index_t width : {36, 8, 4}) {
+    // Rows of 18 windows from a padded source into padded destinations; rows of 12, 8, 4 and 2
+    // dense throughout (pool: four pooled rows per packet where a source row is half a packet;
+    // unpool: a pair of source rows as whole packets, one, two or three).
+    for (index_t width : {36, 24, 16, 8, 4}) {
       const Shape<4> ss = Shape4(3, 5, 10, width), ps = Shape4(3, 5, 5, width / 2);
       const index_t dst_pad = width == 36 ? 1 : 0;
-      Buf<T, 4> src(ss, 1), grad(ps, 0), pmax(ps, 0), psum(ps, 0);
+      Buf<T, 4> src(ss, dst_pad), grad(ps, 0), pmax(ps, 0), psum(ps, 0);
       std::uint32_t state = 12345;
       auto next = [&state] { return (state = state * 1664525u + 1013904223u) >> 16; };
       for (index_t k = 0; k < src.size(); ++k) src.flat(k) = specials[next() % 8];
@@ -249,7 +267,8 @@ TYPED_TEST(FastPathTest, PoolSpecialValues) {
                 StoreEither<T>(dst, saver, general, pool<red::sum>(src.t, 2, 2, 2, 2));
               }
             });
-        CompareWithElementLoop<T, 4>(ss, 2, [&](Tensor<cpu, 4, T>& dst, int saver, bool general) {
+        CompareWithElementLoop<T, 4>(ss, 2 * dst_pad, [&](Tensor<cpu, 4, T>& dst, int saver,
+                                                          bool general) {
           if (is_max) {
             StoreEither<T>(dst, saver, general,
                            unpool<red::maximum>(src.t, pooled->t, grad.t, 2, 2, 2, 2));
