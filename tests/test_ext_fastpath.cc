@@ -222,14 +222,14 @@ TYPED_TEST(FastPathTest, PoolAndUnpool) {
     dense_sum.t = psum.t * T(1);
     dense_grad.t = grad.t * T(1);
     CompareWithElementLoop<T, 4>(c.src, 0, [&](Tensor<cpu, 4, T>& dst, int saver, bool general) {
-      StoreEither<T>(dst, saver, general,
-                     unpool<red::maximum>(dense_src.t, dense_max.t, dense_grad.t, c.ky, c.kx, c.sy,
-                                          c.sx));
+      StoreEither<T>(
+          dst, saver, general,
+          unpool<red::maximum>(dense_src.t, dense_max.t, dense_grad.t, c.ky, c.kx, c.sy, c.sx));
     });
     CompareWithElementLoop<T, 4>(c.src, 0, [&](Tensor<cpu, 4, T>& dst, int saver, bool general) {
-      StoreEither<T>(dst, saver, general,
-                     unpool<red::sum>(dense_src.t, dense_sum.t, dense_grad.t, c.ky, c.kx, c.sy,
-                                      c.sx));
+      StoreEither<T>(
+          dst, saver, general,
+          unpool<red::sum>(dense_src.t, dense_sum.t, dense_grad.t, c.ky, c.kx, c.sy, c.sx));
     });
   }
 }
@@ -267,16 +267,16 @@ TYPED_TEST(FastPathTest, PoolSpecialValues) {
                 StoreEither<T>(dst, saver, general, pool<red::sum>(src.t, 2, 2, 2, 2));
               }
             });
-        CompareWithElementLoop<T, 4>(ss, 2 * dst_pad, [&](Tensor<cpu, 4, T>& dst, int saver,
-                                                          bool general) {
-          if (is_max) {
-            StoreEither<T>(dst, saver, general,
-                           unpool<red::maximum>(src.t, pooled->t, grad.t, 2, 2, 2, 2));
-          } else {
-            StoreEither<T>(dst, saver, general,
-                           unpool<red::sum>(src.t, pooled->t, grad.t, 2, 2, 2, 2));
-          }
-        });
+        CompareWithElementLoop<T, 4>(
+            ss, 2 * dst_pad, [&](Tensor<cpu, 4, T>& dst, int saver, bool general) {
+              if (is_max) {
+                StoreEither<T>(dst, saver, general,
+                               unpool<red::maximum>(src.t, pooled->t, grad.t, 2, 2, 2, 2));
+              } else {
+                StoreEither<T>(dst, saver, general,
+                               unpool<red::sum>(src.t, pooled->t, grad.t, 2, 2, 2, 2));
+              }
+            });
       }
     }
   }
