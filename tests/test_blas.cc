@@ -170,12 +170,41 @@ TEST(Blas, BatchGemmThreadedOverTheBatch) {
                       ref.data() + q * s, ld);
   }
   blas::BatchGemm<float>(false, true, batch, m, n, k, 1.5f, a.data(), ld, s, b.data(), ld, s, 1.0f, c.data(), ld, s);
-  // Afterwards a plain Gemm must run with the full BLAS thread count again (and be right).
+  // Afterwards a plain Gemm, split over the threads, must be right.
   std::vector<float> big_a(256 * 256, 1.0f), big_c(256 * 256, 0.0f);
   blas::Gemm<float>(false, false, 256, 256, 256, 1.0f, big_a.data(), 256, big_a.data(), 256, 0.0f, big_c.data(), 256);
   shade::SetNumThreads(saved);
   for (size_t i = 0; i < c.size(); ++i) ASSERT_NEAR(c[i], ref[i], 1e-4f * (1.0f + std::fabs(ref[i]))) << i;
   for (float v : big_c) ASSERT_EQ(v, 256.0f);
+}
+
+// Products, matrix-vector products and rank-1 updates large enough to be split over the threads
+// (with the CBLAS engine: ctest runs this file again as test_blas_cblas, SHADE_GEMM=cblas): C
+// split by columns (n >= m) and by rows, every transpose pair, padded rows, beta 0 and not, an
+// extent that is not a whole number of blocks; y of Gemv split in both forms; Ger by rows.
+TEST(Blas, SplitOverThreads) {
+  const int saved = shade::GetNumThreads();
+  for (int threads : {2, 3}) {
+    shade::SetNumThreads(threads);
+    for (bool ta : {false, true}) {
+      for (bool tb : {false, true}) {
+        CheckGemm<float>(ta, tb, 37, 301, 211, 1.f, 0.f, 3);  // 4.7e6 flops: by columns
+        CheckGemm<float>(ta, tb, 301, 37, 211, -0.5f, 2.f, 1);  // by rows
+        CheckGemm<double>(ta, tb, 250, 70, 130, 2.0, -1.0, 2);
+      }
+      CheckGemv<float>(ta, 2100, 1030, 1031, 1, 1, 1.f, 0.f);
+      CheckGemv<double>(ta, 1030, 2100, 2100, 2, 3, -2.0, 0.5);
+    }
+    const index_t rows = 2050, cols = 1100, ld = 1103;
+    auto a = Random<float>(rows * ld, 20), x = Random<float>(rows * 2, 21), y = Random<float>(cols, 22);
+    auto ref = a;
+    for (index_t i = 0; i < rows; ++i) {
+      for (index_t j = 0; j < cols; ++j) ref[i * ld + j] += 0.75f * x[i * 2] * y[j];
+    }
+    blas::Ger<float>(rows, cols, 0.75f, x.data(), 2, y.data(), 1, a.data(), ld);
+    for (size_t i = 0; i < a.size(); ++i) ASSERT_NEAR(a[i], ref[i], 1e-5f) << i;
+  }
+  shade::SetNumThreads(saved);
 }
 
 void ExpectMsg(const std::function<void()>& fn, const std::vector<std::string>& parts) {

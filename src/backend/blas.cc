@@ -13,10 +13,11 @@
 #include <cblas.h>
 
 #include <algorithm>
-#include <atomic>
 #include <cctype>
 #include <climits>
+#include <cmath>
 #include <cstdlib>
+#include <mutex>
 #include <string>
 
 #ifdef SHADE_HAVE_EIGEN_GEMM
@@ -76,27 +77,47 @@ Engine GemmEngine() {
   return engine;
 }
 
-// OpenBLAS runs its own thread pool; keep its size equal to shade's thread setting, and 1 inside
-// a ParallelFor region. The OpenBLAS setting is process-wide, so the last value set is tracked
-// process-wide too (a thread_local copy went stale when a worker thread changed it). Threaded
-// callers (BatchGemm) set 1 from the calling thread BEFORE the region, so the workers find it
-// already set and never call into OpenBLAS's setter concurrently.
-std::atomic<int>& BlasThreadsSet() {
-  static std::atomic<int> last{0};
-  return last;
-}
-void SetBlasThreads(int n) {
+// OpenBLAS runs its own thread pool, separate from the OpenMP threads ParallelFor uses. Called
+// both inside ParallelFor regions (the CNN's per-thread products) and outside them, the two pools
+// competed for the cores: OpenBLAS's idle threads spin and sched_yield after each threaded call,
+// and a CNN epoch at 2 threads took 1.7x as long as with OpenBLAS kept single-threaded
+// (bench/RESULTS.md, "OpenBLAS's threads"). So the BLAS always runs on the calling thread, and
+// shade splits large products over its own threads (SplitOverThreads). The OpenBLAS setting is
+// process-wide and a caller may change it, so it is checked on every call (a load) and set under
+// a lock (the setter is not made for concurrent calls, and workers of a region call here at once).
+void SingleThreadedBlas() {
 #ifdef SHADE_BLAS_OPENBLAS
-  if (BlasThreadsSet().load() != n) {
-    openblas_set_num_threads(n);
-    BlasThreadsSet().store(n);
+  if (openblas_get_num_threads() != 1) {
+    static std::mutex mutex;
+    const std::lock_guard<std::mutex> lock(mutex);
+    if (openblas_get_num_threads() != 1) openblas_set_num_threads(1);
   }
-#else
-  (void)n;
 #endif
 }
-void SyncBlasThreads() {
-  SetBlasThreads(InParallelRegion() ? 1 : GetNumThreads());
+
+// A BLAS call of this many flops or more, made outside a ParallelFor region with several threads
+// set, is split over the threads; each part then carries at least kSplitGrainFlops (~20 us at
+// one core's ~100 GFLOP/s, against ~1.2 us for the fork and join).
+constexpr double kSplitFlops = 4e6;
+constexpr double kSplitGrainFlops = 2e6;
+// Parts are whole blocks of this many rows or columns, so that each stays in the BLAS kernels'
+// full-width tiles.
+constexpr index_t kSplitBlock = 16;
+
+// Runs part(i0, i1) on disjoint ranges covering [0, extent), split over the threads when the
+// whole call is worth `flops` >= kSplitFlops and ParallelFor may fork; else part(0, extent).
+template <typename F>
+void SplitOverThreads(index_t extent, double flops, F part) {
+  if (flops < kSplitFlops || GetNumThreads() < 2 || InParallelRegion() || extent < 2) {
+    part(0, extent);
+    return;
+  }
+  const index_t blocks = (extent + kSplitBlock - 1) / kSplitBlock;
+  const double block_flops = flops / static_cast<double>(blocks);
+  const auto grain = static_cast<index_t>(std::ceil(kSplitGrainFlops / block_flops));
+  ParallelFor(0, blocks, grain, [&](index_t b0, index_t b1) {
+    part(b0 * kSplitBlock, std::min(extent, b1 * kSplitBlock));
+  });
 }
 
 #ifdef SHADE_HAVE_EIGEN_GEMM
@@ -166,8 +187,19 @@ void Gemm(bool trans_a, bool trans_b, index_t m, index_t n, index_t k, T alpha, 
     return;
   }
 #endif
-  SyncBlasThreads();
-  Gemm_(trans_a, trans_b, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+  SingleThreadedBlas();
+  const double flops = 2.0 * static_cast<double>(m) * static_cast<double>(n) * static_cast<double>(k);
+  if (n >= m) {  // column blocks of C: columns of op(B)
+    SplitOverThreads(n, flops, [&](index_t j0, index_t j1) {
+      Gemm_(trans_a, trans_b, m, j1 - j0, k, alpha, a, lda, trans_b ? b + j0 * ldb : b + j0, ldb,
+            beta, c + j0, ldc);
+    });
+  } else {  // row blocks of C: rows of op(A)
+    SplitOverThreads(m, flops, [&](index_t i0, index_t i1) {
+      Gemm_(trans_a, trans_b, i1 - i0, n, k, alpha, trans_a ? a + i0 : a + i0 * lda, lda, b, ldb,
+            beta, c + i0 * ldc, ldc);
+    });
+  }
 }
 
 const char* GemmEngineName() {
@@ -186,16 +218,27 @@ void Gemv(bool trans_a, index_t rows, index_t cols, T alpha, const T* a, index_t
     for (index_t i = 0; i < ylen; ++i) y[i * incy] = beta == T(0) ? T(0) : y[i * incy] * beta;
     return;
   }
-  SyncBlasThreads();
-  if constexpr (std::is_same<T, float>::value) {
-    cblas_sgemv(CblasRowMajor, Trans(trans_a), ToBlasInt(rows, "rows"), ToBlasInt(cols, "cols"),
-                alpha, a, ToBlasInt(lda, "lda"), x, static_cast<blasint>(incx), beta, y,
-                static_cast<blasint>(incy));
-  } else {
-    cblas_dgemv(CblasRowMajor, Trans(trans_a), ToBlasInt(rows, "rows"), ToBlasInt(cols, "cols"),
-                alpha, a, ToBlasInt(lda, "lda"), x, static_cast<blasint>(incx), beta, y,
-                static_cast<blasint>(incy));
-  }
+  SingleThreadedBlas();
+  const auto gemv = [&](index_t r, index_t c, const T* ap, const T* xp, T* yp) {
+    if constexpr (std::is_same<T, float>::value) {
+      cblas_sgemv(CblasRowMajor, Trans(trans_a), ToBlasInt(r, "rows"), ToBlasInt(c, "cols"), alpha,
+                  ap, ToBlasInt(lda, "lda"), xp, static_cast<blasint>(incx), beta, yp,
+                  static_cast<blasint>(incy));
+    } else {
+      cblas_dgemv(CblasRowMajor, Trans(trans_a), ToBlasInt(r, "rows"), ToBlasInt(c, "cols"), alpha,
+                  ap, ToBlasInt(lda, "lda"), xp, static_cast<blasint>(incx), beta, yp,
+                  static_cast<blasint>(incy));
+    }
+  };
+  // Split over the entries of y (a negative increment walks y from its end: not split).
+  const double flops = incy > 0 ? 2.0 * static_cast<double>(rows) * static_cast<double>(cols) : 0;
+  SplitOverThreads(ylen, flops, [&](index_t i0, index_t i1) {
+    if (trans_a) {  // y[i0, i1) = A[:, i0, i1)^T x
+      gemv(rows, i1 - i0, a + i0, x, y + i0 * incy);
+    } else {  // y[i0, i1) = A[i0, i1) x
+      gemv(i1 - i0, cols, a + i0 * lda, x, y + i0 * incy);
+    }
+  });
 }
 
 template <typename T>
@@ -205,18 +248,25 @@ void Ger(index_t rows, index_t cols, T alpha, const T* x, index_t incx, const T*
   CheckLd(lda, cols, "lda");
   SHADE_CHECK(incx != 0 && incy != 0) << "Ger: zero increment";
   if (rows == 0 || cols == 0) return;
-  SyncBlasThreads();
-  if constexpr (std::is_same<T, float>::value) {
-    cblas_sger(CblasRowMajor, ToBlasInt(rows, "rows"), ToBlasInt(cols, "cols"), alpha, x,
-               static_cast<blasint>(incx), y, static_cast<blasint>(incy), a, ToBlasInt(lda, "lda"));
-  } else {
-    cblas_dger(CblasRowMajor, ToBlasInt(rows, "rows"), ToBlasInt(cols, "cols"), alpha, x,
-               static_cast<blasint>(incx), y, static_cast<blasint>(incy), a, ToBlasInt(lda, "lda"));
-  }
+  SingleThreadedBlas();
+  // Split over the rows of A (a negative increment walks x from its end: not split).
+  const double flops = incx > 0 ? 2.0 * static_cast<double>(rows) * static_cast<double>(cols) : 0;
+  SplitOverThreads(rows, flops, [&](index_t i0, index_t i1) {
+    const blasint r = ToBlasInt(i1 - i0, "rows");
+    if constexpr (std::is_same<T, float>::value) {
+      cblas_sger(CblasRowMajor, r, ToBlasInt(cols, "cols"), alpha, x + i0 * incx,
+                 static_cast<blasint>(incx), y, static_cast<blasint>(incy), a + i0 * lda,
+                 ToBlasInt(lda, "lda"));
+    } else {
+      cblas_dger(CblasRowMajor, r, ToBlasInt(cols, "cols"), alpha, x + i0 * incx,
+                 static_cast<blasint>(incx), y, static_cast<blasint>(incy), a + i0 * lda,
+                 ToBlasInt(lda, "lda"));
+    }
+  });
 }
 
 // Products up to this many flops (2mnk; 128^3 x 2) are threaded over the batch rather than
-// inside the BLAS; a chunk of the batch carries at least kBatchGrainFlops of work (~50 us at
+// split one by one (SplitOverThreads); a chunk of the batch carries at least kBatchGrainFlops of work (~50 us at
 // one core's ~100 GFLOP/s) so the fork/join stays small against it.
 constexpr double kBatchThreadFlops = 2.0 * 128 * 128 * 128;
 constexpr double kBatchGrainFlops = 5e6;
@@ -230,8 +280,8 @@ void BatchGemm(bool trans_a, bool trans_b, index_t batch, index_t m, index_t n, 
     Gemm<T>(trans_a, trans_b, m, n, k, alpha, a + i * stride_a, lda, b + i * stride_b, ldb, beta,
             c + i * stride_c, ldc);
   };
-  // Small products gain little from a threaded BLAS (its fork/join and packing dominate), so
-  // batches of them are split over the batch instead, each product on one BLAS thread. Only
+  // Small products gain little from being split (the fork/join and the packing dominate), so
+  // batches of them are split over the batch instead, each product on one thread. Only
   // when the outputs are disjoint (stride_c covers a whole m x n block with pitch ldc): a
   // zero or short stride_c accumulates into shared memory and must stay sequential.
   const double flops =
@@ -239,7 +289,6 @@ void BatchGemm(bool trans_a, bool trans_b, index_t batch, index_t m, index_t n, 
   const bool disjoint = m == 0 || n == 0 || stride_c >= (m - 1) * ldc + n;
   if (batch >= 2 && disjoint && flops <= kBatchThreadFlops && GetNumThreads() > 1 &&
       !InParallelRegion()) {
-    SetBlasThreads(1);
     const index_t grain =
         std::max<index_t>(1, static_cast<index_t>(kBatchGrainFlops / std::max(flops, 1.0)));
     ParallelFor(0, batch, grain, [&](index_t b0, index_t b1) {

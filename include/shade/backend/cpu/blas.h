@@ -24,25 +24,28 @@ constexpr bool kSupported = std::is_same<T, float>::value || std::is_same<T, dou
 /*!
  * \brief C = alpha * op(A) * op(B) + beta * C, all row-major. op(A) is m x k, op(B) is k x n.
  *  lda/ldb/ldc are the row pitches of the stored (untransposed) matrices, in elements.
- *  beta == 0 overwrites C without reading it (NaNs in C do not propagate).
+ *  beta == 0 overwrites C without reading it (NaNs in C do not propagate). With the CBLAS engine
+ *  the BLAS runs on the calling thread, and a large product outside a ParallelFor region is split
+ *  over shade's threads into blocks of C's rows or columns; Eigen's engine threads it itself.
  */
 template <typename T>
 void Gemm(bool trans_a, bool trans_b, index_t m, index_t n, index_t k, T alpha, const T* a,
           index_t lda, const T* b, index_t ldb, T beta, T* c, index_t ldc);
 
-/*! \brief y = alpha * op(A) * x + beta * y; A is rows x cols row-major, x/y strided by incx/incy. */
+/*! \brief y = alpha * op(A) * x + beta * y; A is rows x cols row-major, x/y strided by incx/incy.
+ *  Large calls are split over the entries of y, as Gemm splits its products. */
 template <typename T>
 void Gemv(bool trans_a, index_t rows, index_t cols, T alpha, const T* a, index_t lda, const T* x,
           index_t incx, T beta, T* y, index_t incy);
 
-/*! \brief A += alpha * x * y^T; A is rows x cols row-major. */
+/*! \brief A += alpha * x * y^T; A is rows x cols row-major. Large calls are split over A's rows. */
 template <typename T>
 void Ger(index_t rows, index_t cols, T alpha, const T* x, index_t incx, const T* y, index_t incy,
          T* a, index_t lda);
 
 /*!
  * \brief `batch` independent Gemm calls; operand i starts at a + i*stride_a (likewise b, c).
- *  Threads over the batch when the matrices are small, else lets the BLAS thread each product.
+ *  Threads over the batch when the matrices are small, else splits each product over the threads.
  */
 template <typename T>
 void BatchGemm(bool trans_a, bool trans_b, index_t batch, index_t m, index_t n, index_t k, T alpha,
