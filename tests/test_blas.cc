@@ -188,7 +188,7 @@ TEST(Blas, SplitOverThreads) {
     shade::SetNumThreads(threads);
     for (bool ta : {false, true}) {
       for (bool tb : {false, true}) {
-        CheckGemm<float>(ta, tb, 37, 301, 211, 1.f, 0.f, 3);  // 4.7e6 flops: by columns
+        CheckGemm<float>(ta, tb, 37, 301, 211, 1.f, 0.f, 3);    // 4.7e6 flops: by columns
         CheckGemm<float>(ta, tb, 301, 37, 211, -0.5f, 2.f, 1);  // by rows
         CheckGemm<double>(ta, tb, 250, 70, 130, 2.0, -1.0, 2);
       }
@@ -196,7 +196,8 @@ TEST(Blas, SplitOverThreads) {
       CheckGemv<double>(ta, 1030, 2100, 2100, 2, 3, -2.0, 0.5);
     }
     const index_t rows = 2050, cols = 1100, ld = 1103;
-    auto a = Random<float>(rows * ld, 20), x = Random<float>(rows * 2, 21), y = Random<float>(cols, 22);
+    auto a = Random<float>(rows * ld, 20), x = Random<float>(rows * 2, 21),
+         y = Random<float>(cols, 22);
     auto ref = a;
     for (index_t i = 0; i < rows; ++i) {
       for (index_t j = 0; j < cols; ++j) ref[i * ld + j] += 0.75f * x[i * 2] * y[j];

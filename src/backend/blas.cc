@@ -188,7 +188,8 @@ void Gemm(bool trans_a, bool trans_b, index_t m, index_t n, index_t k, T alpha, 
   }
 #endif
   SingleThreadedBlas();
-  const double flops = 2.0 * static_cast<double>(m) * static_cast<double>(n) * static_cast<double>(k);
+  const double flops =
+      2.0 * static_cast<double>(m) * static_cast<double>(n) * static_cast<double>(k);
   if (n >= m) {  // column blocks of C: columns of op(B)
     SplitOverThreads(n, flops, [&](index_t j0, index_t j1) {
       Gemm_(trans_a, trans_b, m, j1 - j0, k, alpha, a, lda, trans_b ? b + j0 * ldb : b + j0, ldb,
@@ -266,8 +267,8 @@ void Ger(index_t rows, index_t cols, T alpha, const T* x, index_t incx, const T*
 }
 
 // Products up to this many flops (2mnk; 128^3 x 2) are threaded over the batch rather than
-// split one by one (SplitOverThreads); a chunk of the batch carries at least kBatchGrainFlops of work (~50 us at
-// one core's ~100 GFLOP/s) so the fork/join stays small against it.
+// split one by one (SplitOverThreads); a chunk of the batch carries at least kBatchGrainFlops of
+// work (~50 us at one core's ~100 GFLOP/s) so the fork/join stays small against it.
 constexpr double kBatchThreadFlops = 2.0 * 128 * 128 * 128;
 constexpr double kBatchGrainFlops = 5e6;
 
