@@ -172,6 +172,8 @@ TYPED_TEST(FastPathTest, PoolAndUnpool) {
                         {Shape4(1, 3, 10, 8), 2, 2, 2, 2},    // 15 pooled rows of 4: groups of
                                                               // four rows and a rest of three
                         {Shape4(3, 1, 6, 5), 2, 2, 2, 2},     // 2 windows and a trailing column
+                        {Shape4(2, 3, 6, 15), 2, 2, 2, 2},    // 7 windows: one masked packet
+                                                              // per row (AVX2; double on AVX-512)
                         {Shape4(2, 3, 6, 58), 2, 2, 2, 2},    // 29 windows: 16 + 8 + 4 + 1
                         {Shape4(2, 3, 11, 70), 3, 2, 3, 2},   // 2-wide windows 3 rows high
                         {Shape4(5, 7, 23, 19), 3, 2, 2, 3},   // trailing rows / columns unpooled

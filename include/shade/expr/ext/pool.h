@@ -268,6 +268,33 @@ void Pool2x2Rows(const T* in, index_t ld, T* out, index_t pitch, index_t pw, ind
       hn::StoreU(acc, d, o);
     }
   }
+  const index_t lanes = static_cast<index_t>(hn::Lanes(d));
+  if constexpr (packet::kMaskedMemorySafe<T>) {
+    if (2 * pw > lanes && pw < lanes) {
+      // A row's windows fit one vector but not the blocks of PoolPairsRow (the CNN's 12-window
+      // rows on AVX-512 took an 8- and a 4-window block): each source row is one vector and a
+      // masked one, whose even and odd lanes are reduced in PoolPairsBlock's order, and the row
+      // is stored masked. Half the loads, shuffles and reductions of the two blocks.
+      const auto rest = static_cast<std::size_t>(2 * pw - lanes);
+      const auto n = static_cast<std::size_t>(pw);
+      for (; r < end; ++r) {
+        const T* s0 = in + 2 * r * ld;
+        const T* s1 = s0 + ld;
+        const auto lo0 = hn::LoadU(d, s0), hi0 = packet::LoadFirst(d, s0 + lanes, rest);
+        const auto lo1 = hn::LoadU(d, s1), hi1 = packet::LoadFirst(d, s1 + lanes, rest);
+        auto acc = hn::Set(d, init);
+        acc = Reducer::ReducePacket(d, acc, hn::ConcatEven(d, hi0, lo0));
+        acc = Reducer::ReducePacket(d, acc, hn::ConcatOdd(d, hi0, lo0));
+        acc = Reducer::ReducePacket(d, acc, hn::ConcatEven(d, hi1, lo1));
+        acc = Reducer::ReducePacket(d, acc, hn::ConcatOdd(d, hi1, lo1));
+        T* o = out + r * pitch;
+        if constexpr (Saver::kReadsDst) {
+          acc = Saver::SavePacket(d, packet::LoadFirst(d, o, n), acc);
+        }
+        packet::StoreFirst(d, acc, o, n);
+      }
+    }
+  }
   for (; r < end; ++r) {
     const T* s0 = in + 2 * r * ld;
     const T* s1 = s0 + ld;
