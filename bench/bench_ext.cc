@@ -1,14 +1,15 @@
 // The extension expressions of the Fashion-MNIST CNN (examples/fashion_mnist/cnn.h) at its shapes
 // (batch 128): im2col / col2im of both conv layers, 2x2 stride-2 max pool and its gradient, the
 // swapaxis<1,0> + reshape between the GEMM layout and NCHW, the per-channel bias broadcast and
-// the bias gradient sumall_except_dim<1>. Each shade row (argument: thread count) has a naive
-// hand loop beside it (one thread, no index division in the inner loop) as the reference, and a
+// the bias gradient sumall_except_dim<1>; and a 5-channel chpool (not in the CNN). Each shade
+// row (argument: thread count) has a naive hand loop beside it (one thread, no index division in the inner loop) as the reference, and a
 // memcpy of the same number of bytes (BM_memcpy/<op>): the memory floor.
 #include <algorithm>
 #include <cstring>
 
 #include "bench/common.h"
 #include "shade/expr/ext/broadcast.h"
+#include "shade/expr/ext/chpool.h"
 #include "shade/expr/ext/patch2col.h"
 #include "shade/expr/ext/pool.h"
 #include "shade/expr/ext/reduce.h"
@@ -292,6 +293,41 @@ void BM_bias_grad_naive(benchmark::State& st) {
 }
 
 // ---- the memory floor -------------------------------------------------------------------
+// ---- channel pooling (local response normalisation's sum over 5 channels) --------------------
+/*! The CNN's first activation (kBatch, 32, 24, 24), windows of 5 channels, stride 1, pad 2. */
+constexpr index_t kChC = 32, kChS = 24, kChN = 5;
+void BM_chpool_shade(benchmark::State& st) {
+  SetThreads(static_cast<int>(st.range(0)));
+  Buffer<float> a(kBatch * kChC * kChS * kChS), b(kBatch * kChC * kChS * kChS);
+  Tensor<cpu, 4, float> in(a.data(), Shape4(kBatch, kChC, kChS, kChS));
+  Tensor<cpu, 4, float> out(b.data(), Shape4(kBatch, kChC, kChS, kChS));
+  for (auto _ : st) {
+    out = ex::chpool<shade::red::sum>(in, kChN);
+    benchmark::ClobberMemory();
+  }
+  SetBytes(st, 4.0 * (a.n + b.n));
+}
+void BM_chpool_naive(benchmark::State& st) {
+  Buffer<float> a(kBatch * kChC * kChS * kChS), b(kBatch * kChC * kChS * kChS);
+  const index_t plane = kChS * kChS;
+  for (auto _ : st) {
+    for (index_t n = 0; n < kBatch; ++n) {
+      for (index_t o = 0; o < kChC; ++o) {
+        const index_t cs = std::max<index_t>(o - kChN / 2, 0);
+        const index_t ce = std::min<index_t>(o + kChN / 2 + 1, kChC);
+        float* out = b.data() + (n * kChC + o) * plane;
+        for (index_t i = 0; i < plane; ++i) {
+          float v = 0;
+          for (index_t c = cs; c < ce; ++c) v += a.data()[(n * kChC + c) * plane + i];
+          out[i] = v;
+        }
+      }
+    }
+    benchmark::ClobberMemory();
+  }
+  SetBytes(st, 4.0 * (a.n + b.n));
+}
+
 // A memcpy moving the same bytes as the row above it (half read, half written; bytes/s is
 // directly comparable), the reference of "at memory speed" for each layout op.
 void BM_memcpy(benchmark::State& st, double bytes) {
@@ -315,6 +351,9 @@ double PoolBytes(const PoolShape& p) {
 }
 double UnpoolBytes(const PoolShape& p) {
   return 4.0 * kBatch * p.c * p.s * p.s * 2.5;
+}
+double ChpoolBytes() {
+  return 8.0 * kBatch * kChC * kChS * kChS;
 }
 
 #define SHADE_EXT_BENCH_THREADS ->Arg(1)->Arg(2)->Unit(benchmark::kMicrosecond)->UseRealTime()
@@ -340,6 +379,9 @@ BENCHMARK_CAPTURE(BM_memcpy, unpool_c32x24, UnpoolBytes(kPool1)) SHADE_EXT_BENCH
 BENCHMARK_CAPTURE(BM_unpool_shade, c64x8, 2) SHADE_EXT_BENCH_THREADS;
 BENCHMARK_CAPTURE(BM_unpool_naive, c64x8, 2) SHADE_EXT_BENCH_ONE;
 BENCHMARK_CAPTURE(BM_memcpy, unpool_c64x8, UnpoolBytes(kPool2)) SHADE_EXT_BENCH_ONE;
+BENCHMARK(BM_chpool_shade) SHADE_EXT_BENCH_THREADS;
+BENCHMARK(BM_chpool_naive) SHADE_EXT_BENCH_ONE;
+BENCHMARK_CAPTURE(BM_memcpy, chpool_c32x24, ChpoolBytes()) SHADE_EXT_BENCH_ONE;
 BENCHMARK(BM_swapaxis_to_nchw_shade) SHADE_EXT_BENCH_THREADS;
 BENCHMARK(BM_swapaxis_from_nchw_shade) SHADE_EXT_BENCH_THREADS;
 BENCHMARK(BM_swapaxis_naive) SHADE_EXT_BENCH_ONE;

@@ -16,6 +16,7 @@
 #include "ext_test_util.h"
 #include "shade/backend/cpu/parallel.h"
 #include "shade/expr/ext/broadcast.h"
+#include "shade/expr/ext/chpool.h"
 #include "shade/expr/ext/patch2col.h"
 #include "shade/expr/ext/pool.h"
 #include "shade/expr/ext/reshape.h"
@@ -280,6 +281,43 @@ TYPED_TEST(FastPathTest, PoolSpecialValues) {
               }
             });
       }
+    }
+  }
+}
+
+// Channel pooling over dense planes (a plane is one row) and padded rows (row by row), odd and
+// even windows, strides and pads, windows that are clipped or lie wholly in the padding; the
+// specials keep the element loop's NaN and signed-zero rules (max keeps the first of equals).
+TYPED_TEST(FastPathTest, ChannelPool) {
+  using T = TypeParam;
+  struct Case {
+    Shape<4> src;
+    index_t nsize, stride, pad;
+  };
+  const Case cases[] = {{Shape4(3, 7, 5, 9), 3, 1, 1},   {Shape4(2, 6, 4, 16), 5, 2, 1},
+                        {Shape4(2, 5, 3, 37), 4, 1, 3},  {Shape4(1, 9, 6, 6), 1, 1, 0},
+                        {Shape4(2, 4, 2, 3), 2, 3, 2},   {Shape4(4, 16, 8, 8), 5, 1, 2}};
+  const T specials[] = {T(0), T(-0.0), T(2), T(1), T(-1), T(0.5), T(3), T(-2)};
+  for (const Case& c : cases) {
+    const index_t pc = (c.src[1] + 2 * c.pad - c.nsize) / c.stride + 1;
+    const Shape<4> ps = Shape4(c.src[0], pc, c.src[2], c.src[3]);
+    for (index_t pad : {0, 2}) {
+      Buf<T, 4> src(c.src, pad);
+      src.FillSeq(11, -5);  // ties inside windows
+      if constexpr (std::is_floating_point<T>::value) {
+        std::uint32_t state = 7;
+        for (index_t k = 0; k < src.size(); k += 3) {
+          state = state * 1664525u + 1013904223u;
+          src.flat(k) = (state >> 20) % 9 == 0 ? std::numeric_limits<T>::quiet_NaN()
+                                               : specials[(state >> 16) % 8];
+        }
+      }
+      CompareWithElementLoop<T, 4>(ps, pad, [&](Tensor<cpu, 4, T>& dst, int saver, bool general) {
+        StoreEither<T>(dst, saver, general, chpool<red::maximum>(src.t, c.nsize, c.stride, c.pad));
+      });
+      CompareWithElementLoop<T, 4>(ps, pad, [&](Tensor<cpu, 4, T>& dst, int saver, bool general) {
+        StoreEither<T>(dst, saver, general, chpool<red::sum>(src.t, c.nsize, c.stride, c.pad));
+      });
     }
   }
 }

@@ -197,6 +197,87 @@ class Plan<ChannelUnpoolingExp<Reducer, SrcExp, PoolExp, GradExp, DType, srcdim>
   }
 };
 
+namespace detail {
+SHADE_TARGET_NAMESPACE_BEGIN
+#if HWY_TARGET != HWY_SCALAR && HWY_TARGET != HWY_EMU128
+/*!
+ * \brief out[0, len) Saver= the Reducer fold of the rows first + c * step, c in [0, count), in c
+ *  order (the element loop's, so the same bits), a packet of columns at a time, then the tail.
+ */
+template <typename Reducer, typename Saver, typename T>
+void ChannelPoolRow(const T* first, index_t step, index_t count, index_t len, T* out) {
+  namespace hn = packet::hn;
+  const packet::Tag<T> d;
+  const index_t lanes = static_cast<index_t>(hn::Lanes(d));
+  T init;
+  Reducer::SetInitValue(init);
+  index_t x = 0;
+  for (; x + lanes <= len; x += lanes) {
+    auto acc = hn::Set(d, init);
+    for (index_t c = 0; c < count; ++c) {
+      acc = Reducer::ReducePacket(d, acc, hn::LoadU(d, first + c * step + x));
+    }
+    if constexpr (Saver::kReadsDst) acc = Saver::SavePacket(d, hn::LoadU(d, out + x), acc);
+    hn::StoreU(acc, d, out + x);
+  }
+  for (; x < len; ++x) {
+    T v = init;
+    for (index_t c = 0; c < count; ++c) Reducer::Reduce(v, first[c * step + x]);
+    Saver::Save(out[x], v);
+  }
+}
+#else  // scalar targets: the element loop runs (declaration for name lookup only)
+template <typename Reducer, typename Saver, typename T>
+void ChannelPoolRow(const T* first, index_t step, index_t count, index_t len, T* out);
+#endif
+SHADE_TARGET_NAMESPACE_END
+}  // namespace detail
+
+/*!
+ * \brief Channel pooling of a source stored in memory: one work unit per output row (or per
+ *  output plane, when source and destination planes are dense), which folds its window's
+ *  source rows a packet of columns at a time. Threaded over the units; values as the element
+ *  loop, which divides its flat index into (image, channel, row) for every element.
+ */
+template <typename Reducer, typename SrcExp, typename DType, int srcdim>
+struct TensorEvaluator<ChannelPoolingExp<Reducer, SrcExp, DType, srcdim>> {
+  /*! \brief Has a whole-tensor form. */
+  static constexpr bool kAvailable = true;
+  /*! \brief *dst Saver= e, or false when the source is not read in place or the reducer (avg)
+   *  or saver has no packet form. */
+  template <typename Saver, int dim>
+  static bool Run(Tensor<cpu, dim, DType>* dst,
+                  const ChannelPoolingExp<Reducer, SrcExp, DType, srcdim>& e) {
+    if constexpr (!detail::kPoolPairPackets<Reducer, Saver, DType>) {
+      return false;
+    } else {
+      detail::RowsView<DType> src;
+      if (!detail::DirectRows<SrcExp>::Get(e.src_, &src)) return false;
+      const ChannelPoolGeometry g = e.g_;
+      const index_t w = src.cols;
+      const bool planes = src.ld == w && dst->stride_ == w;  // a plane is one row
+      const index_t len = planes ? g.height * w : w;          // elements per unit
+      const index_t per_plane = planes ? 1 : g.height;        // units per output plane
+      const index_t step = g.height * src.ld;                 // from one channel to the next
+      const index_t units = e.shape_.ProdShape(0, srcdim - 3) * g.pchannel * per_plane;
+      DType* out = dst->dptr_;
+      const index_t pitch = planes ? len : dst->stride_;
+      ParallelFor(0, units, detail::UnitGrain(len * g.nsize), [&](index_t b, index_t end) {
+        for (index_t u = b; u < end; ++u) {
+          const index_t y = u % per_plane, no = u / per_plane;
+          const index_t o = no % g.pchannel, n = no / g.pchannel;
+          const index_t start = o * g.stride - g.pad;
+          const index_t cs = std::max<index_t>(start, 0);
+          const index_t ce = std::min(start + g.nsize, g.channel);
+          const DType* first = src.ptr + ((n * g.channel + cs) * g.height + y) * src.ld;
+          detail::ChannelPoolRow<Reducer, Saver, DType>(first, step, ce - cs, len, out + u * pitch);
+        }
+      });
+      return true;
+    }
+  }
+};
+
 }  // namespace expr
 }  // namespace shade
 
