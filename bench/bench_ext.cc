@@ -2,8 +2,9 @@
 // (batch 128): im2col / col2im of both conv layers, 2x2 stride-2 max pool and its gradient, the
 // swapaxis<1,0> + reshape between the GEMM layout and NCHW, the per-channel bias broadcast and
 // the bias gradient sumall_except_dim<1>; and a 5-channel chpool (not in the CNN). Each shade
-// row (argument: thread count) has a naive hand loop beside it (one thread, no index division in the inner loop) as the reference, and a
-// memcpy of the same number of bytes (BM_memcpy/<op>): the memory floor.
+// row (argument: thread count) has a naive hand loop beside it (one thread, no index division in
+// the inner loop) as the reference, and a memcpy of the same number of bytes (BM_memcpy/<op>):
+// the memory floor.
 #include <algorithm>
 #include <cstring>
 

@@ -256,9 +256,9 @@ struct TensorEvaluator<ChannelPoolingExp<Reducer, SrcExp, DType, srcdim>> {
       const ChannelPoolGeometry g = e.g_;
       const index_t w = src.cols;
       const bool planes = src.ld == w && dst->stride_ == w;  // a plane is one row
-      const index_t len = planes ? g.height * w : w;          // elements per unit
-      const index_t per_plane = planes ? 1 : g.height;        // units per output plane
-      const index_t step = g.height * src.ld;                 // from one channel to the next
+      const index_t len = planes ? g.height * w : w;         // elements per unit
+      const index_t per_plane = planes ? 1 : g.height;       // units per output plane
+      const index_t step = g.height * src.ld;                // from one channel to the next
       const index_t units = e.shape_.ProdShape(0, srcdim - 3) * g.pchannel * per_plane;
       DType* out = dst->dptr_;
       const index_t pitch = planes ? len : dst->stride_;
