@@ -194,6 +194,17 @@ constexpr bool kUnpoolPairPackets = (std::is_same<T, float>::value ||
                                      kIsExtremum<Reducer>);
 
 /*!
+ * \brief acc folded with the even, then the odd lanes of the source row (lo, hi): one window row
+ *  of 2-wide, stride-2 windows in ReduceWindow's x order. Every packet path of Pool2x2Rows folds
+ *  its rows through this, so they keep the element loop's order.
+ */
+template <typename Reducer, class D, class V>
+HWY_INLINE V FoldPairs(D d, V acc, V hi, V lo) {
+  acc = Reducer::ReducePacket(d, acc, hn::ConcatEven(d, hi, lo));
+  return Reducer::ReducePacket(d, acc, hn::ConcatOdd(d, hi, lo));
+}
+
+/*!
  * \brief Windows [px, px + Lanes(d)) of a pooled row whose windows are 2 wide with stride 2, over
  *  source rows [ys, ye) (row y at in + y * ld): each window reduced in ReduceWindow's (y, x) order
  *  (the even column, then the odd one, row by row), then out[px...] Saver= the results.
@@ -208,9 +219,7 @@ HWY_INLINE void PoolPairsBlock(D d, const T* in, index_t ld, index_t ys, index_t
   for (index_t y = ys; y < ye; ++y) {
     const T* p = in + y * ld + 2 * px;
     const auto lo = hn::LoadU(d, p);
-    const auto hi = hn::LoadU(d, p + n);
-    acc = Reducer::ReducePacket(d, acc, hn::ConcatEven(d, hi, lo));
-    acc = Reducer::ReducePacket(d, acc, hn::ConcatOdd(d, hi, lo));
+    acc = FoldPairs<Reducer>(d, acc, hn::LoadU(d, p + n), lo);
   }
   if constexpr (Saver::kReadsDst) acc = Saver::SavePacket(d, hn::LoadU(d, out + px), acc);
   hn::StoreU(acc, d, out + px);
@@ -258,11 +267,8 @@ void Pool2x2Rows(const T* in, index_t ld, T* out, index_t pitch, index_t pw, ind
       const auto row = [&](index_t i) SHADE_LAMBDA_INLINE { return hn::LoadU(dh, s + i * ld); };
       const auto top_lo = hn::Combine(d, row(2), row(0)), top_hi = hn::Combine(d, row(6), row(4));
       const auto bot_lo = hn::Combine(d, row(3), row(1)), bot_hi = hn::Combine(d, row(7), row(5));
-      auto acc = hn::Set(d, init);
-      acc = Reducer::ReducePacket(d, acc, hn::ConcatEven(d, top_hi, top_lo));
-      acc = Reducer::ReducePacket(d, acc, hn::ConcatOdd(d, top_hi, top_lo));
-      acc = Reducer::ReducePacket(d, acc, hn::ConcatEven(d, bot_hi, bot_lo));
-      acc = Reducer::ReducePacket(d, acc, hn::ConcatOdd(d, bot_hi, bot_lo));
+      auto acc = FoldPairs<Reducer>(d, hn::Set(d, init), top_hi, top_lo);
+      acc = FoldPairs<Reducer>(d, acc, bot_hi, bot_lo);
       T* o = out + r * pitch;
       if constexpr (Saver::kReadsDst) acc = Saver::SavePacket(d, hn::LoadU(d, o), acc);
       hn::StoreU(acc, d, o);
@@ -282,11 +288,8 @@ void Pool2x2Rows(const T* in, index_t ld, T* out, index_t pitch, index_t pw, ind
         const T* s1 = s0 + ld;
         const auto lo0 = hn::LoadU(d, s0), hi0 = packet::LoadFirst(d, s0 + lanes, rest);
         const auto lo1 = hn::LoadU(d, s1), hi1 = packet::LoadFirst(d, s1 + lanes, rest);
-        auto acc = hn::Set(d, init);
-        acc = Reducer::ReducePacket(d, acc, hn::ConcatEven(d, hi0, lo0));
-        acc = Reducer::ReducePacket(d, acc, hn::ConcatOdd(d, hi0, lo0));
-        acc = Reducer::ReducePacket(d, acc, hn::ConcatEven(d, hi1, lo1));
-        acc = Reducer::ReducePacket(d, acc, hn::ConcatOdd(d, hi1, lo1));
+        auto acc = FoldPairs<Reducer>(d, hn::Set(d, init), hi0, lo0);
+        acc = FoldPairs<Reducer>(d, acc, hi1, lo1);
         T* o = out + r * pitch;
         if constexpr (Saver::kReadsDst) {
           acc = Saver::SavePacket(d, packet::LoadFirst(d, o, n), acc);
