@@ -301,6 +301,14 @@ TYPED_TEST(FastPathTest, ChannelPool) {
   for (const Case& c : cases) {
     const index_t pc = (c.src[1] + 2 * c.pad - c.nsize) / c.stride + 1;
     const Shape<4> ps = Shape4(c.src[0], pc, c.src[2], c.src[3]);
+    // A window wholly in the padding gives max's initial value, the type's lowest: for integers
+    // `+=` and `-=` of it would overflow (undefined), so max runs only where no window is empty.
+    bool empty_window = false;
+    for (index_t o = 0; o < pc; ++o) {
+      const index_t start = o * c.stride - c.pad;
+      empty_window |= std::min(start + c.nsize, c.src[1]) <= std::max<index_t>(start, 0);
+    }
+    const bool run_max = std::is_floating_point<T>::value || !empty_window;
     for (index_t pad : {0, 2}) {
       Buf<T, 4> src(c.src, pad);
       src.FillSeq(11, -5);  // ties inside windows
@@ -312,9 +320,12 @@ TYPED_TEST(FastPathTest, ChannelPool) {
                                                : specials[(state >> 16) % 8];
         }
       }
-      CompareWithElementLoop<T, 4>(ps, pad, [&](Tensor<cpu, 4, T>& dst, int saver, bool general) {
-        StoreEither<T>(dst, saver, general, chpool<red::maximum>(src.t, c.nsize, c.stride, c.pad));
-      });
+      if (run_max) {
+        CompareWithElementLoop<T, 4>(ps, pad, [&](Tensor<cpu, 4, T>& dst, int saver, bool general) {
+          StoreEither<T>(dst, saver, general,
+                         chpool<red::maximum>(src.t, c.nsize, c.stride, c.pad));
+        });
+      }
       CompareWithElementLoop<T, 4>(ps, pad, [&](Tensor<cpu, 4, T>& dst, int saver, bool general) {
         StoreEither<T>(dst, saver, general, chpool<red::sum>(src.t, c.nsize, c.stride, c.pad));
       });
