@@ -330,8 +330,6 @@ void Col2PatchPlaneInPackets(const RowsView<T>& mat, const PatchGeometry& g, ind
   const index_t windows = oh * ow;
   const T* first_row = mat.Row(c * kh * kw) + n * windows;
   const std::size_t row_elems = static_cast<std::size_t>(ow);
-  const hn::Half<decltype(d)> dh;
-  const bool half_rows = 2 * ow <= lanes;
   for (index_t y = 0; y < g.height; ++y) {
     auto acc = hn::Zero(d);
     // The patch rows oy = y - ky in [0, oh) cover image row y.
@@ -340,12 +338,7 @@ void Col2PatchPlaneInPackets(const RowsView<T>& mat, const PatchGeometry& g, ind
       const T* col = first_row + ky * kw * mat.ld + (y - ky) * ow;
       for (index_t kx = 0; kx < kw; ++kx, col += mat.ld) {
         const auto idx = hn::SetTableIndices(d, index_table + kx * lanes);
-        // A patch row of at most half a packet is loaded as a half vector: a full-width masked
-        // load of it straddles a cache line every other row (conv2: 8 floats at 32-byte steps),
-        // and those split loads were a third of this loop's time.
-        const auto row = half_rows ? hn::ZeroExtendVector(d, packet::LoadFirst(dh, col, row_elems))
-                                   : packet::LoadFirst(d, col, row_elems);
-        acc = hn::Add(acc, hn::TableLookupLanes(row, idx));
+        acc = hn::Add(acc, hn::TableLookupLanes(packet::LoadFirst(d, col, row_elems), idx));
       }
     }
     packet::StoreFirst(d, acc, buf + y * g.width, static_cast<std::size_t>(g.width));
