@@ -19,9 +19,14 @@
 #include <cstdlib>
 #include <mutex>
 #include <string>
+#include <type_traits>
 
 #ifdef SHADE_HAVE_EIGEN_GEMM
 #include <Eigen/Core>
+#endif
+#ifdef SHADE_HAVE_DNNL
+#include <dnnl.h>
+#include <omp.h>
 #endif
 
 #include "shade/backend/cpu/parallel.h"
@@ -51,10 +56,17 @@ CBLAS_TRANSPOSE Trans(bool t) {
 // OPENBLAS_CORETYPE=Haswell forces, as tests/CI do), while OpenBLAS's own AVX-512 kernels beat
 // Eigen by ~1.3x. So: Eigen when available, AVX-512 is compiled in, and OpenBLAS reports a
 // pre-AVX-512 core; otherwise CBLAS. SHADE_GEMM=cblas|eigen overrides.
-enum class Engine { kCblas, kEigen };
+enum class Engine { kCblas, kEigen, kDnnl };
+
+// SHADE_GEMM, when set to an engine this build has ("dnnl" falls back to the double engine for
+// double, which oneDNN lacks; "eigen" to CBLAS where Eigen's GEMM is not built in).
+const char* GemmOverride() {
+  static const char* const env = std::getenv("SHADE_GEMM");
+  return env;
+}
 
 Engine ChooseEngine() {
-  if (const char* env = std::getenv("SHADE_GEMM")) {
+  if (const char* env = GemmOverride()) {
     const std::string v(env);
 #ifdef SHADE_HAVE_EIGEN_GEMM
     if (v == "eigen") return Engine::kEigen;
@@ -75,6 +87,25 @@ Engine ChooseEngine() {
 Engine GemmEngine() {
   static const Engine engine = ChooseEngine();
   return engine;
+}
+
+// Float products: oneDNN's sgemm when the build has it. It generates AVX-512 (or AVX2, ...)
+// kernels for the CPU it runs on, whatever OPENBLAS_CORETYPE says and whatever the build's
+// -march, and at the CNN's conv shapes it ran at 150-190 GFLOP/s on one Zen 5 core against
+// Eigen's 95-130 and OpenBLAS's Haswell kernels' 75-95 (bench/RESULTS.md, "oneDNN's sgemm").
+// It was slower than Eigen only where A has few rows and the inner dimension is at least the
+// output width (the weight gradients: m = 64, n = 800, k = 1024 at 70 against 99 GFLOP/s), so
+// those shapes keep the double engine. SHADE_GEMM=dnnl sends every float product to oneDNN,
+// SHADE_GEMM=eigen|cblas none.
+Engine FloatEngine(index_t m, index_t n, index_t k) {
+#ifdef SHADE_HAVE_DNNL
+  const char* env = GemmOverride();
+  if (env != nullptr && std::string(env) == "dnnl") return Engine::kDnnl;
+  if (env == nullptr && !(m <= 64 && k >= n)) return Engine::kDnnl;
+#else
+  (void)m, (void)n, (void)k;
+#endif
+  return GemmEngine();
 }
 
 // OpenBLAS runs its own thread pool, separate from the OpenMP threads ParallelFor uses. Called
@@ -144,14 +175,41 @@ void EigenGemm(bool ta, bool tb, index_t m, index_t n, index_t k, T alpha, const
 }
 #endif
 
-void Gemm_(bool ta, bool tb, index_t m, index_t n, index_t k, float alpha, const float* a,
-           index_t lda, const float* b, index_t ldb, float beta, float* c, index_t ldc) {
+#ifdef SHADE_HAVE_DNNL
+// oneDNN's sgemm on the calling thread. It threads over OpenMP's team size, which belongs to the
+// calling thread (an ICV), so that is set to 1 for the call: shade splits large products itself
+// (SplitOverThreads), and inside a ParallelFor region every worker calls here at once.
+void DnnlGemm(bool ta, bool tb, index_t m, index_t n, index_t k, float alpha, const float* a,
+              index_t lda, const float* b, index_t ldb, float beta, float* c, index_t ldc) {
+  const int threads = omp_get_max_threads();
+  if (threads != 1) omp_set_num_threads(1);
+  const dnnl_status_t status = dnnl_sgemm(ta ? 'T' : 'N', tb ? 'T' : 'N', m, n, k, alpha, a, lda, b,
+                                          ldb, beta, c, ldc);
+  if (threads != 1) omp_set_num_threads(threads);
+  SHADE_CHECK(status == dnnl_success) << "Gemm: oneDNN's sgemm failed with status " << status
+                                      << " (m=" << m << " n=" << n << " k=" << k << ")";
+}
+#endif
+
+// One product (or one part of a split one) on `engine`, kCblas or kDnnl (float only).
+void Gemm_(Engine engine, bool ta, bool tb, index_t m, index_t n, index_t k, float alpha,
+           const float* a, index_t lda, const float* b, index_t ldb, float beta, float* c,
+           index_t ldc) {
+#ifdef SHADE_HAVE_DNNL
+  if (engine == Engine::kDnnl) {
+    DnnlGemm(ta, tb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+    return;
+  }
+#else
+  (void)engine;
+#endif
   cblas_sgemm(CblasRowMajor, Trans(ta), Trans(tb), ToBlasInt(m, "m"), ToBlasInt(n, "n"),
               ToBlasInt(k, "k"), alpha, a, ToBlasInt(lda, "lda"), b, ToBlasInt(ldb, "ldb"), beta, c,
               ToBlasInt(ldc, "ldc"));
 }
-void Gemm_(bool ta, bool tb, index_t m, index_t n, index_t k, double alpha, const double* a,
-           index_t lda, const double* b, index_t ldb, double beta, double* c, index_t ldc) {
+void Gemm_(Engine /*engine*/, bool ta, bool tb, index_t m, index_t n, index_t k, double alpha,
+           const double* a, index_t lda, const double* b, index_t ldb, double beta, double* c,
+           index_t ldc) {
   cblas_dgemm(CblasRowMajor, Trans(ta), Trans(tb), ToBlasInt(m, "m"), ToBlasInt(n, "n"),
               ToBlasInt(k, "k"), alpha, a, ToBlasInt(lda, "lda"), b, ToBlasInt(ldb, "ldb"), beta, c,
               ToBlasInt(ldc, "ldc"));
@@ -181,29 +239,36 @@ void Gemm(bool trans_a, bool trans_b, index_t m, index_t n, index_t k, T alpha, 
     }
     return;
   }
+  const Engine engine = std::is_same<T, float>::value ? FloatEngine(m, n, k) : GemmEngine();
 #ifdef SHADE_HAVE_EIGEN_GEMM
-  if (GemmEngine() == Engine::kEigen) {
+  if (engine == Engine::kEigen) {
     EigenGemm(trans_a, trans_b, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
     return;
   }
 #endif
+  // CBLAS or oneDNN (float, through Gemm_): both on the calling thread, split here.
   SingleThreadedBlas();
   const double flops =
       2.0 * static_cast<double>(m) * static_cast<double>(n) * static_cast<double>(k);
   if (n >= m) {  // column blocks of C: columns of op(B)
     SplitOverThreads(n, flops, [&](index_t j0, index_t j1) {
-      Gemm_(trans_a, trans_b, m, j1 - j0, k, alpha, a, lda, trans_b ? b + j0 * ldb : b + j0, ldb,
+      Gemm_(engine, trans_a, trans_b, m, j1 - j0, k, alpha, a, lda, trans_b ? b + j0 * ldb : b + j0, ldb,
             beta, c + j0, ldc);
     });
   } else {  // row blocks of C: rows of op(A)
     SplitOverThreads(m, flops, [&](index_t i0, index_t i1) {
-      Gemm_(trans_a, trans_b, i1 - i0, n, k, alpha, trans_a ? a + i0 : a + i0 * lda, lda, b, ldb,
+      Gemm_(engine, trans_a, trans_b, i1 - i0, n, k, alpha, trans_a ? a + i0 : a + i0 * lda, lda, b, ldb,
             beta, c + i0 * ldc, ldc);
     });
   }
 }
 
 const char* GemmEngineName() {
+#ifdef SHADE_HAVE_DNNL
+  if (GemmOverride() == nullptr || std::string(GemmOverride()) == "dnnl") {
+    return GemmEngine() == Engine::kEigen ? "dnnl+eigen" : "dnnl+cblas";
+  }
+#endif
   return GemmEngine() == Engine::kEigen ? "eigen" : "cblas";
 }
 

@@ -54,8 +54,10 @@ void BatchGemm(bool trans_a, bool trans_b, index_t batch, index_t m, index_t n, 
 
 /*!
  * \brief The engine Gemm dispatches float/double products to: "cblas" (the BLAS found by CMake)
- *  or "eigen" (Eigen's GEMM, chosen when it measured faster: see docs/design/kernel-layer.md).
- *  The environment variable SHADE_GEMM=cblas|eigen, read once, overrides the choice.
+ *  or "eigen" (Eigen's GEMM, chosen when it measured faster: see docs/design/kernel-layer.md),
+ *  prefixed "dnnl+" when float products go to oneDNN's sgemm (builds with oneDNN; shapes where
+ *  it measured slower keep the other engine). The environment variable
+ *  SHADE_GEMM=cblas|eigen|dnnl, read once, overrides the choice.
  */
 const char* GemmEngineName();
 
