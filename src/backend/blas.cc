@@ -183,8 +183,8 @@ void DnnlGemm(bool ta, bool tb, index_t m, index_t n, index_t k, float alpha, co
               index_t lda, const float* b, index_t ldb, float beta, float* c, index_t ldc) {
   const int threads = omp_get_max_threads();
   if (threads != 1) omp_set_num_threads(1);
-  const dnnl_status_t status = dnnl_sgemm(ta ? 'T' : 'N', tb ? 'T' : 'N', m, n, k, alpha, a, lda, b,
-                                          ldb, beta, c, ldc);
+  const dnnl_status_t status =
+      dnnl_sgemm(ta ? 'T' : 'N', tb ? 'T' : 'N', m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
   if (threads != 1) omp_set_num_threads(threads);
   SHADE_CHECK(status == dnnl_success) << "Gemm: oneDNN's sgemm failed with status " << status
                                       << " (m=" << m << " n=" << n << " k=" << k << ")";
@@ -252,13 +252,13 @@ void Gemm(bool trans_a, bool trans_b, index_t m, index_t n, index_t k, T alpha, 
       2.0 * static_cast<double>(m) * static_cast<double>(n) * static_cast<double>(k);
   if (n >= m) {  // column blocks of C: columns of op(B)
     SplitOverThreads(n, flops, [&](index_t j0, index_t j1) {
-      Gemm_(engine, trans_a, trans_b, m, j1 - j0, k, alpha, a, lda, trans_b ? b + j0 * ldb : b + j0, ldb,
-            beta, c + j0, ldc);
+      Gemm_(engine, trans_a, trans_b, m, j1 - j0, k, alpha, a, lda, trans_b ? b + j0 * ldb : b + j0,
+            ldb, beta, c + j0, ldc);
     });
   } else {  // row blocks of C: rows of op(A)
     SplitOverThreads(m, flops, [&](index_t i0, index_t i1) {
-      Gemm_(engine, trans_a, trans_b, i1 - i0, n, k, alpha, trans_a ? a + i0 : a + i0 * lda, lda, b, ldb,
-            beta, c + i0 * ldc, ldc);
+      Gemm_(engine, trans_a, trans_b, i1 - i0, n, k, alpha, trans_a ? a + i0 : a + i0 * lda, lda, b,
+            ldb, beta, c + i0 * ldc, ldc);
     });
   }
 }
