@@ -55,24 +55,32 @@ CBLAS_TRANSPOSE Trans(bool t) {
 // AVX-512, Eigen's own GEMM is ~1.4x faster than OpenBLAS running its Haswell kernels (which
 // OPENBLAS_CORETYPE=Haswell forces, as tests/CI do), while OpenBLAS's own AVX-512 kernels beat
 // Eigen by ~1.3x. So: Eigen when available, AVX-512 is compiled in, and OpenBLAS reports a
-// pre-AVX-512 core; otherwise CBLAS. SHADE_GEMM=cblas|eigen overrides.
+// pre-AVX-512 core; otherwise CBLAS. SHADE_GEMM overrides (GemmOverride).
 enum class Engine { kCblas, kEigen, kDnnl };
 
-// SHADE_GEMM, when set to an engine this build has ("dnnl" falls back to the double engine for
-// double, which oneDNN lacks; "eigen" to CBLAS where Eigen's GEMM is not built in).
-const char* GemmOverride() {
-  static const char* const env = std::getenv("SHADE_GEMM");
-  return env;
+// SHADE_GEMM, read once: the engine it names, or kNone (unset or another value).
+enum class Override { kNone, kCblas, kEigen, kDnnl };
+
+Override GemmOverride() {
+  static const Override value = [] {
+    const char* env = std::getenv("SHADE_GEMM");
+    const std::string v(env == nullptr ? "" : env);
+    if (v == "cblas") return Override::kCblas;
+    if (v == "eigen") return Override::kEigen;
+    if (v == "dnnl") return Override::kDnnl;
+    return Override::kNone;
+  }();
+  return value;
 }
 
+// The engine of double products, and of float ones that oneDNN does not take. "eigen" falls
+// back to CBLAS where Eigen's GEMM is not built in; "dnnl" leaves this choice as it is.
 Engine ChooseEngine() {
-  if (const char* env = GemmOverride()) {
-    const std::string v(env);
+  const Override o = GemmOverride();
 #ifdef SHADE_HAVE_EIGEN_GEMM
-    if (v == "eigen") return Engine::kEigen;
+  if (o == Override::kEigen) return Engine::kEigen;
 #endif
-    if (v == "cblas" || v == "eigen") return Engine::kCblas;
-  }
+  if (o == Override::kCblas || o == Override::kEigen) return Engine::kCblas;
 #if defined(SHADE_HAVE_EIGEN_GEMM) && defined(__AVX512F__) && defined(SHADE_BLAS_OPENBLAS)
   std::string core = openblas_get_corename();
   for (auto& ch : core) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
@@ -99,9 +107,10 @@ Engine GemmEngine() {
 // SHADE_GEMM=eigen|cblas none.
 Engine FloatEngine(index_t m, index_t n, index_t k) {
 #ifdef SHADE_HAVE_DNNL
-  const char* env = GemmOverride();
-  if (env != nullptr && std::string(env) == "dnnl") return Engine::kDnnl;
-  if (env == nullptr && !(m <= 64 && k >= n)) return Engine::kDnnl;
+  const Override o = GemmOverride();
+  if (o == Override::kDnnl || (o == Override::kNone && !(m <= 64 && k >= n))) {
+    return Engine::kDnnl;
+  }
 #else
   (void)m, (void)n, (void)k;
 #endif
@@ -265,7 +274,7 @@ void Gemm(bool trans_a, bool trans_b, index_t m, index_t n, index_t k, T alpha, 
 
 const char* GemmEngineName() {
 #ifdef SHADE_HAVE_DNNL
-  if (GemmOverride() == nullptr || std::string(GemmOverride()) == "dnnl") {
+  if (GemmOverride() == Override::kNone || GemmOverride() == Override::kDnnl) {
     return GemmEngine() == Engine::kEigen ? "dnnl+eigen" : "dnnl+cblas";
   }
 #endif

@@ -204,20 +204,21 @@ SHADE_TARGET_NAMESPACE_BEGIN
 /*!
  * \brief out[0, len) Saver= the Reducer fold of the rows first + c * step, c in [0, count), in c
  *  order (the element loop's, so the same bits), a packet of columns at a time, then the tail.
- *  `next` is the row that the following unit will read first from memory (the row `count` steps
- *  on); it is prefetched a cache line per 64 bytes as this unit goes. Why: the window's other
+ *  The row `count` steps on, which the following unit will read first from memory, is
+ *  prefetched a cache line per 64 bytes as this unit goes. Why: the window's other
  *  rows are in L1 from the previous unit, but the hardware prefetcher, seeing `count`
  *  interleaved streams a plane apart, did not fetch the new one in time; with one thread the
  *  loop waited on it (0.21x of a memcpy of the bytes; 2 threads were 3-4x faster, not 2x).
- *  Only the address is formed, never dereferenced, so a `next` past the source is harmless.
+ *  Only its address is formed (as an integer), never dereferenced, so one past the source is
+ *  harmless.
  */
 template <typename Reducer, typename Saver, typename T>
-void ChannelPoolRow(const T* first, index_t step, index_t count, index_t len, T* out,
-                    std::uintptr_t next) {
+void ChannelPoolRow(const T* first, index_t step, index_t count, index_t len, T* out) {
   namespace hn = packet::hn;
   const packet::Tag<T> d;
   const index_t lanes = static_cast<index_t>(hn::Lanes(d));
   constexpr index_t kLine = 64 / static_cast<index_t>(sizeof(T));
+  const std::uintptr_t next = reinterpret_cast<std::uintptr_t>(first) + sizeof(T) * count * step;
   T init;
   Reducer::SetInitValue(init);
   index_t x = 0;
@@ -238,8 +239,7 @@ void ChannelPoolRow(const T* first, index_t step, index_t count, index_t len, T*
 }
 #else  // scalar targets: the element loop runs (declaration for name lookup only)
 template <typename Reducer, typename Saver, typename T>
-void ChannelPoolRow(const T* first, index_t step, index_t count, index_t len, T* out,
-                    std::uintptr_t next);
+void ChannelPoolRow(const T* first, index_t step, index_t count, index_t len, T* out);
 #endif
 SHADE_TARGET_NAMESPACE_END
 }  // namespace detail
@@ -281,10 +281,7 @@ struct TensorEvaluator<ChannelPoolingExp<Reducer, SrcExp, DType, srcdim>> {
           const index_t cs = std::max<index_t>(start, 0);
           const index_t ce = std::min(start + g.nsize, g.channel);
           const DType* first = src.ptr + ((n * g.channel + cs) * g.height + y) * src.ld;
-          const std::uintptr_t next =
-              reinterpret_cast<std::uintptr_t>(first) + sizeof(DType) * (ce - cs) * step;
-          detail::ChannelPoolRow<Reducer, Saver, DType>(first, step, ce - cs, len, out + u * pitch,
-                                                        next);
+          detail::ChannelPoolRow<Reducer, Saver, DType>(first, step, ce - cs, len, out + u * pitch);
         }
       });
       return true;
