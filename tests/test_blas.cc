@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstdlib>
 #include <functional>
 #include <limits>
 #include <random>
@@ -233,6 +234,21 @@ TEST(Blas, ErrorPaths) {
   ExpectMsg([&] { blas::Ger<float>(2, 3, 1, p, 1, p, 0, p, 3); }, {"zero increment"});
   ExpectMsg([&] { blas::Ger<float>(2, 3, 1, p, 1, p, 1, p, 2); }, {"lda"});
   ExpectMsg([&] { blas::BatchGemm<float>(false, false, -2, 1, 1, 1, 1, p, 1, 1, p, 1, 1, 0, p, 1, 1); }, {"negative batch"});
+}
+
+// SHADE_GEMM with a value that names no engine is refused, naming the engines. Runs in the ctest
+// test_blas_bad_engine (SHADE_GEMM=bogus): the variable is read once per process.
+TEST(Blas, UnknownGemmEngineIsRefused) {
+  const char* env = std::getenv("SHADE_GEMM");
+  if (env == nullptr || std::string(env) != "bogus") {
+    GTEST_SKIP() << "needs SHADE_GEMM=bogus (ctest test_blas_bad_engine)";
+  }
+  std::vector<float> buf(4, 1.f);
+  float* p = buf.data();
+  ExpectMsg([&] { blas::Gemm<float>(false, false, 2, 2, 2, 1, p, 2, p, 2, 0, p, 2); },
+            {"SHADE_GEMM=bogus", "cblas, eigen and dnnl"});
+  ExpectMsg([&] { blas::Gemm<double>(false, false, 1, 1, 1, 1, nullptr, 1, nullptr, 1, 0, nullptr, 1); },
+            {"SHADE_GEMM=bogus"});
 }
 
 }  // namespace

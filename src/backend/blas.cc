@@ -18,6 +18,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <type_traits>
 
@@ -58,17 +59,17 @@ CBLAS_TRANSPOSE Trans(bool t) {
 // pre-AVX-512 core; otherwise CBLAS. SHADE_GEMM overrides (GemmOverride).
 enum class Engine { kCblas, kEigen, kDnnl };
 
-// SHADE_GEMM, read once: the engine it names, or kNone (unset or another value).
-enum class Override { kNone, kCblas, kEigen, kDnnl };
-
-Override GemmOverride() {
-  static const Override value = [] {
+// SHADE_GEMM, read once: the engine it names, or none when unset or empty. Any other value is
+// refused, naming the accepted ones (as SHADE_SIMD_TARGET is), rather than silently ignored.
+std::optional<Engine> GemmOverride() {
+  static const std::optional<Engine> value = []() -> std::optional<Engine> {
     const char* env = std::getenv("SHADE_GEMM");
     const std::string v(env == nullptr ? "" : env);
-    if (v == "cblas") return Override::kCblas;
-    if (v == "eigen") return Override::kEigen;
-    if (v == "dnnl") return Override::kDnnl;
-    return Override::kNone;
+    if (v.empty()) return std::nullopt;
+    if (v == "cblas") return Engine::kCblas;
+    if (v == "eigen") return Engine::kEigen;
+    if (v == "dnnl") return Engine::kDnnl;
+    SHADE_THROW << "SHADE_GEMM=" << v << ": the GEMM engines are cblas, eigen and dnnl";
   }();
   return value;
 }
@@ -76,11 +77,11 @@ Override GemmOverride() {
 // The engine of double products, and of float ones that oneDNN does not take. "eigen" falls
 // back to CBLAS where Eigen's GEMM is not built in; "dnnl" leaves this choice as it is.
 Engine ChooseEngine() {
-  const Override o = GemmOverride();
+  const std::optional<Engine> o = GemmOverride();
 #ifdef SHADE_HAVE_EIGEN_GEMM
-  if (o == Override::kEigen) return Engine::kEigen;
+  if (o == Engine::kEigen) return Engine::kEigen;
 #endif
-  if (o == Override::kCblas || o == Override::kEigen) return Engine::kCblas;
+  if (o == Engine::kCblas || o == Engine::kEigen) return Engine::kCblas;
 #if defined(SHADE_HAVE_EIGEN_GEMM) && defined(__AVX512F__) && defined(SHADE_BLAS_OPENBLAS)
   std::string core = openblas_get_corename();
   for (auto& ch : core) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
@@ -107,8 +108,8 @@ Engine GemmEngine() {
 // SHADE_GEMM=eigen|cblas none.
 Engine FloatEngine(index_t m, index_t n, index_t k) {
 #ifdef SHADE_HAVE_DNNL
-  const Override o = GemmOverride();
-  if (o == Override::kDnnl || (o == Override::kNone && !(m <= 64 && k >= n))) {
+  const std::optional<Engine> o = GemmOverride();
+  if (o == Engine::kDnnl || (!o && !(m <= 64 && k >= n))) {
     return Engine::kDnnl;
   }
 #else
@@ -274,7 +275,7 @@ void Gemm(bool trans_a, bool trans_b, index_t m, index_t n, index_t k, T alpha, 
 
 const char* GemmEngineName() {
 #ifdef SHADE_HAVE_DNNL
-  if (GemmOverride() == Override::kNone || GemmOverride() == Override::kDnnl) {
+  if (!GemmOverride() || GemmOverride() == Engine::kDnnl) {
     return GemmEngine() == Engine::kEigen ? "dnnl+eigen" : "dnnl+cblas";
   }
 #endif
