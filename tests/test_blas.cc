@@ -247,8 +247,9 @@ TEST(Blas, UnknownGemmEngineIsRefused) {
   float* p = buf.data();
   ExpectMsg([&] { blas::Gemm<float>(false, false, 2, 2, 2, 1, p, 2, p, 2, 0, p, 2); },
             {"SHADE_GEMM=bogus", "cblas, eigen and dnnl"});
-  ExpectMsg([&] { blas::Gemm<double>(false, false, 1, 1, 1, 1, nullptr, 1, nullptr, 1, 0, nullptr, 1); },
-            {"SHADE_GEMM=bogus"});
+  ExpectMsg(
+      [&] { blas::Gemm<double>(false, false, 1, 1, 1, 1, nullptr, 1, nullptr, 1, 0, nullptr, 1); },
+      {"SHADE_GEMM=bogus"});
 }
 
 }  // namespace
