@@ -156,16 +156,18 @@ void BM_pool_naive(benchmark::State& st, int which) {
   SetBytes(st, 4.0 * (a.n + b.n));
 }
 
-void BM_unpool_shade(benchmark::State& st, int which) {
+/*! unpool over `batch` images (BM_unpool_shade_batch: 4x the CNN's batch, past the 64 MiB from
+ *  which the dense 2x2 path stores with non-temporal stores). */
+void BM_unpool_shade_batch(benchmark::State& st, int which, index_t batch) {
   SetThreads(static_cast<int>(st.range(0)));
   const PoolShape& p = PoolOf(which);
   const index_t h = p.s / 2;
-  Buffer<float> a(kBatch * p.c * p.s * p.s), b(kBatch * p.c * h * h), g(kBatch * p.c * h * h),
-      d(kBatch * p.c * p.s * p.s);
-  Tensor<cpu, 4, float> src(a.data(), Shape4(kBatch, p.c, p.s, p.s));
-  Tensor<cpu, 4, float> pooled(b.data(), Shape4(kBatch, p.c, h, h));
-  Tensor<cpu, 4, float> grad(g.data(), Shape4(kBatch, p.c, h, h));
-  Tensor<cpu, 4, float> dsrc(d.data(), Shape4(kBatch, p.c, p.s, p.s));
+  Buffer<float> a(batch * p.c * p.s * p.s), b(batch * p.c * h * h), g(batch * p.c * h * h),
+      d(batch * p.c * p.s * p.s);
+  Tensor<cpu, 4, float> src(a.data(), Shape4(batch, p.c, p.s, p.s));
+  Tensor<cpu, 4, float> pooled(b.data(), Shape4(batch, p.c, h, h));
+  Tensor<cpu, 4, float> grad(g.data(), Shape4(batch, p.c, h, h));
+  Tensor<cpu, 4, float> dsrc(d.data(), Shape4(batch, p.c, p.s, p.s));
   pooled = ex::pool<shade::red::maximum>(src, 2, 2, 2, 2);
   for (auto _ : st) {
     dsrc = ex::unpool<shade::red::maximum>(src, pooled, grad, 2, 2, 2, 2);
@@ -173,6 +175,7 @@ void BM_unpool_shade(benchmark::State& st, int which) {
   }
   SetBytes(st, 4.0 * (a.n + b.n + g.n + d.n));
 }
+void BM_unpool_shade(benchmark::State& st, int which) { BM_unpool_shade_batch(st, which, kBatch); }
 void BM_unpool_naive(benchmark::State& st, int which) {
   const PoolShape& p = PoolOf(which);
   const index_t h = p.s / 2;
@@ -297,17 +300,20 @@ void BM_bias_grad_naive(benchmark::State& st) {
 // ---- channel pooling (local response normalisation's sum over 5 channels) --------------------
 /*! The CNN's first activation (kBatch, 32, 24, 24), windows of 5 channels, stride 1, pad 2. */
 constexpr index_t kChC = 32, kChS = 24, kChN = 5;
-void BM_chpool_shade(benchmark::State& st) {
+/*! chpool over `batch` images (BM_chpool_shade_batch: 4x the CNN's batch, past the 64 MiB from
+ *  which it stores with non-temporal stores). */
+void BM_chpool_shade_batch(benchmark::State& st, index_t batch) {
   SetThreads(static_cast<int>(st.range(0)));
-  Buffer<float> a(kBatch * kChC * kChS * kChS), b(kBatch * kChC * kChS * kChS);
-  Tensor<cpu, 4, float> in(a.data(), Shape4(kBatch, kChC, kChS, kChS));
-  Tensor<cpu, 4, float> out(b.data(), Shape4(kBatch, kChC, kChS, kChS));
+  Buffer<float> a(batch * kChC * kChS * kChS), b(batch * kChC * kChS * kChS);
+  Tensor<cpu, 4, float> in(a.data(), Shape4(batch, kChC, kChS, kChS));
+  Tensor<cpu, 4, float> out(b.data(), Shape4(batch, kChC, kChS, kChS));
   for (auto _ : st) {
     out = ex::chpool<shade::red::sum>(in, kChN);
     benchmark::ClobberMemory();
   }
   SetBytes(st, 4.0 * (a.n + b.n));
 }
+void BM_chpool_shade(benchmark::State& st) { BM_chpool_shade_batch(st, kBatch); }
 void BM_chpool_naive(benchmark::State& st) {
   Buffer<float> a(kBatch * kChC * kChS * kChS), b(kBatch * kChC * kChS * kChS);
   const index_t plane = kChS * kChS;
@@ -383,6 +389,10 @@ BENCHMARK_CAPTURE(BM_memcpy, unpool_c64x8, UnpoolBytes(kPool2)) SHADE_EXT_BENCH_
 BENCHMARK(BM_chpool_shade) SHADE_EXT_BENCH_THREADS;
 BENCHMARK(BM_chpool_naive) SHADE_EXT_BENCH_ONE;
 BENCHMARK_CAPTURE(BM_memcpy, chpool_c32x24, ChpoolBytes()) SHADE_EXT_BENCH_ONE;
+BENCHMARK_CAPTURE(BM_unpool_shade_batch, c32x24_b512, 1, 4 * kBatch) SHADE_EXT_BENCH_THREADS;
+BENCHMARK_CAPTURE(BM_memcpy, unpool_c32x24_b512, 4 * UnpoolBytes(kPool1)) SHADE_EXT_BENCH_ONE;
+BENCHMARK_CAPTURE(BM_chpool_shade_batch, b512, 4 * kBatch) SHADE_EXT_BENCH_THREADS;
+BENCHMARK_CAPTURE(BM_memcpy, chpool_c32x24_b512, 4 * ChpoolBytes()) SHADE_EXT_BENCH_ONE;
 BENCHMARK(BM_swapaxis_to_nchw_shade) SHADE_EXT_BENCH_THREADS;
 BENCHMARK(BM_swapaxis_from_nchw_shade) SHADE_EXT_BENCH_THREADS;
 BENCHMARK(BM_swapaxis_naive) SHADE_EXT_BENCH_ONE;

@@ -210,9 +210,10 @@ SHADE_TARGET_NAMESPACE_BEGIN
  *  interleaved streams a plane apart, did not fetch the new one in time; with one thread the
  *  loop waited on it (0.21x of a memcpy of the bytes; 2 threads were 3-4x faster, not 2x).
  *  Only its address is formed (as an integer), never dereferenced, so one past the source is
- *  harmless.
+ *  harmless. kStream writes the packets with non-temporal stores (out + x must then be vector
+ *  aligned; the caller decides, see kernel::UseStreamingStores, and flushes).
  */
-template <typename Reducer, typename Saver, typename T>
+template <typename Reducer, typename Saver, bool kStream, typename T>
 void ChannelPoolRow(const T* first, index_t step, index_t count, index_t len, T* out) {
   namespace hn = packet::hn;
   const packet::Tag<T> d;
@@ -229,7 +230,11 @@ void ChannelPoolRow(const T* first, index_t step, index_t count, index_t len, T*
       acc = Reducer::ReducePacket(d, acc, hn::LoadU(d, first + c * step + x));
     }
     if constexpr (Saver::kReadsDst) acc = Saver::SavePacket(d, hn::LoadU(d, out + x), acc);
-    hn::StoreU(acc, d, out + x);
+    if constexpr (kStream) {
+      hn::Stream(acc, d, out + x);
+    } else {
+      hn::StoreU(acc, d, out + x);
+    }
   }
   for (; x < len; ++x) {
     T v = init;
@@ -238,7 +243,7 @@ void ChannelPoolRow(const T* first, index_t step, index_t count, index_t len, T*
   }
 }
 #else  // scalar targets: the element loop runs (declaration for name lookup only)
-template <typename Reducer, typename Saver, typename T>
+template <typename Reducer, typename Saver, bool kStream, typename T>
 void ChannelPoolRow(const T* first, index_t step, index_t count, index_t len, T* out);
 #endif
 SHADE_TARGET_NAMESPACE_END
@@ -273,6 +278,14 @@ struct TensorEvaluator<ChannelPoolingExp<Reducer, SrcExp, DType, srcdim>> {
       const index_t units = e.shape_.ProdShape(0, srcdim - 3) * g.pchannel * per_plane;
       DType* out = dst->dptr_;
       const index_t pitch = planes ? len : dst->stride_;
+      // Each source element is read about once (the window's other rows are in L1), so the
+      // loop moves src and dst bytes: the streaming rule of elementwise loops applies.
+      const index_t bytes = static_cast<index_t>(sizeof(DType)) *
+                            (e.shape_.ProdShape(0, srcdim - 3) * g.channel * g.height * w +
+                             units * len);
+      const bool stream = !Saver::kReadsDst &&
+                          kernel::UseStreamingStores(bytes, 0) && detail::VectorAligned(out) &&
+                          detail::VectorAligned(out + pitch);
       ParallelFor(0, units, detail::UnitGrain(len * g.nsize), [&](index_t b, index_t end) {
         for (index_t u = b; u < end; ++u) {
           const index_t y = u % per_plane, no = u / per_plane;
@@ -281,8 +294,15 @@ struct TensorEvaluator<ChannelPoolingExp<Reducer, SrcExp, DType, srcdim>> {
           const index_t cs = std::max<index_t>(start, 0);
           const index_t ce = std::min(start + g.nsize, g.channel);
           const DType* first = src.ptr + ((n * g.channel + cs) * g.height + y) * src.ld;
-          detail::ChannelPoolRow<Reducer, Saver, DType>(first, step, ce - cs, len, out + u * pitch);
+          if (stream) {
+            detail::ChannelPoolRow<Reducer, Saver, true, DType>(first, step, ce - cs, len,
+                                                                out + u * pitch);
+          } else {
+            detail::ChannelPoolRow<Reducer, Saver, false, DType>(first, step, ce - cs, len,
+                                                                 out + u * pitch);
+          }
         }
+        if (stream) hwy::FlushStream();
       });
       return true;
     }

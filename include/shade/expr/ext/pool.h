@@ -372,8 +372,10 @@ HWY_INLINE index_t UnpoolPairsRow(const T* irow, index_t ild, index_t rows, cons
  * \brief Gradient of Pool2x2Rows's pooling (`=`, source width 2 x pooled width, so every element
  *  lies in exactly one window): source rows 2r and 2r + 1 from pooled row r in UnpoolPairsRow's
  *  blocks, then single windows. The element loop's operations in its order, so the same bits.
+ *  kStream writes the dense planes' vectors with non-temporal stores (out must then be vector
+ *  aligned; the caller decides, see kernel::UseStreamingStores, and flushes).
  */
-template <typename Reducer, typename T>
+template <typename Reducer, bool kStream, typename T>
 void Unpool2x2Rows(const T* in, index_t ld, const T* pooled, index_t pld, const T* grad,
                    index_t gld, T* out, index_t pitch, index_t pw, index_t b, index_t end) {
   index_t r = b;
@@ -406,8 +408,12 @@ void Unpool2x2Rows(const T* in, index_t ld, const T* pooled, index_t pld, const 
         if constexpr (kIsExtremum<Reducer>) {
           partial = hn::IfThenElseZero(hn::Eq(value, hn::TableLookupLanes(pv, idx)), one);
         }
-        hn::StoreU(hn::Add(zero, hn::Mul(partial, hn::TableLookupLanes(gv, idx))), d,
-                   out + at + j * lanes);
+        const auto result = hn::Add(zero, hn::Mul(partial, hn::TableLookupLanes(gv, idx)));
+        if constexpr (kStream) {
+          hn::Stream(result, d, out + at + j * lanes);
+        } else {
+          hn::StoreU(result, d, out + at + j * lanes);
+        }
       }
     }
   }
@@ -443,7 +449,7 @@ void Pool2x2Rows(const T* in, index_t ld, T* out, index_t pitch, index_t pw, ind
 template <typename Reducer, typename T, size_t kLanes>
 index_t UnpoolPairsRow(const T* irow, index_t ild, index_t rows, const T* prow, const T* grow,
                        index_t px, index_t end, T* orow, index_t opitch);
-template <typename Reducer, typename T>
+template <typename Reducer, bool kStream, typename T>
 void Unpool2x2Rows(const T* in, index_t ld, const T* pooled, index_t pld, const T* grad,
                    index_t gld, T* out, index_t pitch, index_t pw, index_t b, index_t end);
 #endif
@@ -704,11 +710,24 @@ struct TensorEvaluator<UnPoolingExp<Reducer, SrcExp, PoolExp, GradExp, DType, sr
                   detail::kUnpoolPairPackets<Reducer, DType>) {
       if (g.ksize_x == 2 && g.kstride_x == 2 && g.ksize_y == 2 && g.kstride_y == 2 &&
           g.height == 2 * g.pheight && g.width == 2 * g.pwidth) {  // windows tile the planes
+        // Reads the source, pooled values and gradients once and writes dst: the streaming rule
+        // of elementwise loops applies to those bytes.
+        const index_t elems = planes * g.height * g.width;
+        const bool stream =
+            kernel::UseStreamingStores(static_cast<index_t>(sizeof(DType)) * 5 * (elems / 2), 0) &&
+            detail::VectorAligned(dst->dptr_);
         ParallelFor(0, planes * g.pheight, detail::UnitGrain(4 * g.pwidth),
                     [&](index_t b, index_t end) {
-                      detail::Unpool2x2Rows<Reducer, DType>(src.ptr, src.ld, pooled.ptr, pooled.ld,
-                                                            grad.ptr, grad.ld, dst->dptr_,
-                                                            dst->stride_, g.pwidth, b, end);
+                      if (stream) {
+                        detail::Unpool2x2Rows<Reducer, true, DType>(
+                            src.ptr, src.ld, pooled.ptr, pooled.ld, grad.ptr, grad.ld, dst->dptr_,
+                            dst->stride_, g.pwidth, b, end);
+                        hwy::FlushStream();
+                      } else {
+                        detail::Unpool2x2Rows<Reducer, false, DType>(
+                            src.ptr, src.ld, pooled.ptr, pooled.ld, grad.ptr, grad.ld, dst->dptr_,
+                            dst->stride_, g.pwidth, b, end);
+                      }
                     });
         return true;
       }
