@@ -175,7 +175,9 @@ void BM_unpool_shade_batch(benchmark::State& st, int which, index_t batch) {
   }
   SetBytes(st, 4.0 * (a.n + b.n + g.n + d.n));
 }
-void BM_unpool_shade(benchmark::State& st, int which) { BM_unpool_shade_batch(st, which, kBatch); }
+void BM_unpool_shade(benchmark::State& st, int which) {
+  BM_unpool_shade_batch(st, which, kBatch);
+}
 void BM_unpool_naive(benchmark::State& st, int which) {
   const PoolShape& p = PoolOf(which);
   const index_t h = p.s / 2;
@@ -313,7 +315,9 @@ void BM_chpool_shade_batch(benchmark::State& st, index_t batch) {
   }
   SetBytes(st, 4.0 * (a.n + b.n));
 }
-void BM_chpool_shade(benchmark::State& st) { BM_chpool_shade_batch(st, kBatch); }
+void BM_chpool_shade(benchmark::State& st) {
+  BM_chpool_shade_batch(st, kBatch);
+}
 void BM_chpool_naive(benchmark::State& st) {
   Buffer<float> a(kBatch * kChC * kChS * kChS), b(kBatch * kChC * kChS * kChS);
   const index_t plane = kChS * kChS;

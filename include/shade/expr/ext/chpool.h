@@ -280,12 +280,11 @@ struct TensorEvaluator<ChannelPoolingExp<Reducer, SrcExp, DType, srcdim>> {
       const index_t pitch = planes ? len : dst->stride_;
       // Each source element is read about once (the window's other rows are in L1), so the
       // loop moves src and dst bytes: the streaming rule of elementwise loops applies.
-      const index_t bytes = static_cast<index_t>(sizeof(DType)) *
-                            (e.shape_.ProdShape(0, srcdim - 3) * g.channel * g.height * w +
-                             units * len);
-      const bool stream = !Saver::kReadsDst &&
-                          kernel::UseStreamingStores(bytes, 0) && detail::VectorAligned(out) &&
-                          detail::VectorAligned(out + pitch);
+      const index_t bytes =
+          static_cast<index_t>(sizeof(DType)) *
+          (e.shape_.ProdShape(0, srcdim - 3) * g.channel * g.height * w + units * len);
+      const bool stream = !Saver::kReadsDst && kernel::UseStreamingStores(bytes, 0) &&
+                          detail::VectorAligned(out) && detail::VectorAligned(out + pitch);
       ParallelFor(0, units, detail::UnitGrain(len * g.nsize), [&](index_t b, index_t end) {
         for (index_t u = b; u < end; ++u) {
           const index_t y = u % per_plane, no = u / per_plane;

@@ -716,19 +716,19 @@ struct TensorEvaluator<UnPoolingExp<Reducer, SrcExp, PoolExp, GradExp, DType, sr
         const bool stream =
             kernel::UseStreamingStores(static_cast<index_t>(sizeof(DType)) * 5 * (elems / 2), 0) &&
             detail::VectorAligned(dst->dptr_);
-        ParallelFor(0, planes * g.pheight, detail::UnitGrain(4 * g.pwidth),
-                    [&](index_t b, index_t end) {
-                      if (stream) {
-                        detail::Unpool2x2Rows<Reducer, true, DType>(
-                            src.ptr, src.ld, pooled.ptr, pooled.ld, grad.ptr, grad.ld, dst->dptr_,
-                            dst->stride_, g.pwidth, b, end);
-                        hwy::FlushStream();
-                      } else {
-                        detail::Unpool2x2Rows<Reducer, false, DType>(
-                            src.ptr, src.ld, pooled.ptr, pooled.ld, grad.ptr, grad.ld, dst->dptr_,
-                            dst->stride_, g.pwidth, b, end);
-                      }
-                    });
+        ParallelFor(
+            0, planes * g.pheight, detail::UnitGrain(4 * g.pwidth), [&](index_t b, index_t end) {
+              if (stream) {
+                detail::Unpool2x2Rows<Reducer, true, DType>(src.ptr, src.ld, pooled.ptr, pooled.ld,
+                                                            grad.ptr, grad.ld, dst->dptr_,
+                                                            dst->stride_, g.pwidth, b, end);
+                hwy::FlushStream();
+              } else {
+                detail::Unpool2x2Rows<Reducer, false, DType>(src.ptr, src.ld, pooled.ptr, pooled.ld,
+                                                             grad.ptr, grad.ld, dst->dptr_,
+                                                             dst->stride_, g.pwidth, b, end);
+              }
+            });
         return true;
       }
     }
