@@ -349,35 +349,39 @@ struct AlignedDense {
 // element loop, whole and split over 2 threads. Below it (every other test here) they do not.
 TEST(FastPathStreaming, ChannelPoolAndUnpoolAboveTheThreshold) {
   using T = float;
-  const int saved_threads = shade::GetNumThreads();
-  const Shape<4> cs = Shape4(32, 64, 64, 64);  // chpool: 32 MiB read, 32 MiB written
-  ASSERT_GE(index_t(2 * cs.Size() * sizeof(T)), shade::kernel::kStreamingStoreBytes);
-  AlignedDense<T, 4> src(cs), want(cs), got(cs);
-  for (index_t k = 0; k < index_t(cs.Size()); ++k) src.t.dptr_[k] = T((k * 37 + 11) % 97 - 40);
-  shade::SetNumThreads(1);
-  want.t = chpool<red::sum>(src.t, 5, 1, 2) * T(1);  // the element loop
-  for (int threads = 1; threads <= 2; ++threads) {
-    shade::SetNumThreads(threads);
-    got.t = chpool<red::sum>(src.t, 5, 1, 2);
-    ASSERT_EQ(0, std::memcmp(got.t.dptr_, want.t.dptr_, sizeof(T) * cs.Size()))
-        << "chpool, " << threads << " threads";
+  struct RestoreThreads {
+    int saved = shade::GetNumThreads();
+    ~RestoreThreads() { shade::SetNumThreads(saved); }
+  } restore;
+  {
+    const Shape<4> cs = Shape4(32, 64, 64, 64);  // chpool: 32 MiB read, 32 MiB written
+    ASSERT_GE(index_t(2 * cs.Size() * sizeof(T)), shade::kernel::kStreamingStoreBytes);
+    AlignedDense<T, 4> src(cs), want(cs), got(cs);
+    for (index_t k = 0; k < index_t(cs.Size()); ++k) src.t.dptr_[k] = T((k * 37 + 11) % 97 - 40);
+    shade::SetNumThreads(1);
+    want.t = chpool<red::sum>(src.t, 5, 1, 2) * T(1);  // the element loop
+    for (int threads = 1; threads <= 2; ++threads) {
+      shade::SetNumThreads(threads);
+      got.t = chpool<red::sum>(src.t, 5, 1, 2);
+      ASSERT_EQ(0, std::memcmp(got.t.dptr_, want.t.dptr_, sizeof(T) * cs.Size()))
+          << "chpool, " << threads << " threads";
+    }
   }
   // unpool of 2x2/2 max pooling over 24-wide planes: 2.5 x 27 MiB moved.
   const Shape<4> us = Shape4(256, 48, 24, 24), ps = Shape4(256, 48, 12, 12);
   ASSERT_GE(index_t(5 * us.Size() / 2 * sizeof(T)), shade::kernel::kStreamingStoreBytes);
-  AlignedDense<T, 4> in(us), pooled(ps), grad(ps), uwant(us), ugot(us);
+  AlignedDense<T, 4> in(us), pooled(ps), grad(ps), want(us), got(us);
   for (index_t k = 0; k < index_t(us.Size()); ++k) in.t.dptr_[k] = T((k * 29 + 5) % 13);  // ties
   for (index_t k = 0; k < index_t(ps.Size()); ++k) grad.t.dptr_[k] = T((k * 7 + 3) % 11 - 5);
   pooled.t = pool<red::maximum>(in.t, 2, 2, 2, 2);
   shade::SetNumThreads(1);
-  uwant.t = unpool<red::maximum>(in.t, pooled.t, grad.t, 2, 2, 2, 2) * T(1);
+  want.t = unpool<red::maximum>(in.t, pooled.t, grad.t, 2, 2, 2, 2) * T(1);
   for (int threads = 1; threads <= 2; ++threads) {
     shade::SetNumThreads(threads);
-    ugot.t = unpool<red::maximum>(in.t, pooled.t, grad.t, 2, 2, 2, 2);
-    ASSERT_EQ(0, std::memcmp(ugot.t.dptr_, uwant.t.dptr_, sizeof(T) * us.Size()))
+    got.t = unpool<red::maximum>(in.t, pooled.t, grad.t, 2, 2, 2, 2);
+    ASSERT_EQ(0, std::memcmp(got.t.dptr_, want.t.dptr_, sizeof(T) * us.Size()))
         << "unpool, " << threads << " threads";
   }
-  shade::SetNumThreads(saved_threads);
 }
 
 TYPED_TEST(FastPathTest, TransposeSwapaxisReshape) {

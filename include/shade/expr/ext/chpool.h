@@ -284,7 +284,8 @@ struct TensorEvaluator<ChannelPoolingExp<Reducer, SrcExp, DType, srcdim>> {
           static_cast<index_t>(sizeof(DType)) *
           (e.shape_.ProdShape(0, srcdim - 3) * g.channel * g.height * w + units * len);
       const bool stream = !Saver::kReadsDst && kernel::UseStreamingStores(bytes, 0) &&
-                          detail::VectorAligned(out) && detail::VectorAligned(out + pitch);
+                          detail::VectorAligned(out) &&
+                          pitch % static_cast<index_t>(packet::Lanes<DType>()) == 0;
       ParallelFor(0, units, detail::UnitGrain(len * g.nsize), [&](index_t b, index_t end) {
         for (index_t u = b; u < end; ++u) {
           const index_t y = u % per_plane, no = u / per_plane;
