@@ -373,6 +373,7 @@ TEST(Packet, ExpTanhFloatBitSweep) {
   const SweepResult r = SweepBits(0, std::uint64_t(1) << 32, 331);
   EXPECT_LE(r.exp_ulp, 4) << "exp(" << r.exp_at << ")";
   EXPECT_LE(r.tanh_ulp, 4) << "tanh(" << r.tanh_at << ")";
+  EXPECT_LE(r.tanh_exact_ulp, 4) << "tanh(" << r.tanh_exact_at << ")";
 }
 
 // The edges themselves: overflow and underflow thresholds, the largest denormal results, the

@@ -183,6 +183,22 @@ HWY_INLINE void StepDownTail(D d, T* dst, index_t i, size_t r, const Eval& eval)
   }
 }
 
+/*! \brief Stores v at p: with a non-temporal store when kStream (p must then be aligned to the
+ *  vector, see VectorAligned), else an ordinary unaligned store. */
+template <bool kStream, class D, class V, class T>
+HWY_INLINE void StoreOrStream(V v, D d, T* p) {
+  if constexpr (kStream) {
+    hn::Stream(v, d, p);
+  } else {
+    hn::StoreU(v, d, p);
+  }
+}
+/*! \brief Whether p is aligned to a full native vector of T (what a non-temporal store needs). */
+template <typename T>
+inline bool VectorAligned(const T* p) {
+  return reinterpret_cast<std::uintptr_t>(p) % (packet::Lanes<T>() * sizeof(T)) == 0;
+}
+
 /*!
  * \brief Elements [i, end) of dst, `eval` as for StepDownTail, with the full vectors written by
  *  non-temporal stores (hn::Stream): the head up to the vector alignment and the tail go through

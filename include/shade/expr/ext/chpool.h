@@ -230,11 +230,7 @@ void ChannelPoolRow(const T* first, index_t step, index_t count, index_t len, T*
       acc = Reducer::ReducePacket(d, acc, hn::LoadU(d, first + c * step + x));
     }
     if constexpr (Saver::kReadsDst) acc = Saver::SavePacket(d, hn::LoadU(d, out + x), acc);
-    if constexpr (kStream) {
-      hn::Stream(acc, d, out + x);
-    } else {
-      hn::StoreU(acc, d, out + x);
-    }
+    kernel::detail::StoreOrStream<kStream>(acc, d, out + x);
   }
   for (; x < len; ++x) {
     T v = init;
@@ -284,7 +280,7 @@ struct TensorEvaluator<ChannelPoolingExp<Reducer, SrcExp, DType, srcdim>> {
           static_cast<index_t>(sizeof(DType)) *
           (e.shape_.ProdShape(0, srcdim - 3) * g.channel * g.height * w + units * len);
       const bool stream = !Saver::kReadsDst && kernel::UseStreamingStores(bytes, 0) &&
-                          detail::VectorAligned(out) &&
+                          kernel::detail::VectorAligned(out) &&
                           pitch % static_cast<index_t>(packet::Lanes<DType>()) == 0;
       ParallelFor(0, units, detail::UnitGrain(len * g.nsize), [&](index_t b, index_t end) {
         for (index_t u = b; u < end; ++u) {

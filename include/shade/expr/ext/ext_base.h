@@ -33,12 +33,6 @@ namespace shade {
 namespace expr {
 namespace detail {
 
-/*! \brief Whether p is aligned to a full packet of T (what a non-temporal store needs). */
-template <typename T>
-inline bool VectorAligned(const T* p) {
-  return reinterpret_cast<std::uintptr_t>(p) % (packet::Lanes<T>() * sizeof(T)) == 0;
-}
-
 /*!
  * \brief Shape of `src` seen as rank `dim`. Throws when `src` is a bare scalar, which has no
  *  shape an extension could be built from; `who` names the extension in the message.

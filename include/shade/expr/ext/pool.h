@@ -408,12 +408,9 @@ void Unpool2x2Rows(const T* in, index_t ld, const T* pooled, index_t pld, const 
         if constexpr (kIsExtremum<Reducer>) {
           partial = hn::IfThenElseZero(hn::Eq(value, hn::TableLookupLanes(pv, idx)), one);
         }
-        const auto result = hn::Add(zero, hn::Mul(partial, hn::TableLookupLanes(gv, idx)));
-        if constexpr (kStream) {
-          hn::Stream(result, d, out + at + j * lanes);
-        } else {
-          hn::StoreU(result, d, out + at + j * lanes);
-        }
+        kernel::detail::StoreOrStream<kStream>(
+            hn::Add(zero, hn::Mul(partial, hn::TableLookupLanes(gv, idx))), d,
+            out + at + j * lanes);
       }
     }
   }
@@ -715,7 +712,7 @@ struct TensorEvaluator<UnPoolingExp<Reducer, SrcExp, PoolExp, GradExp, DType, sr
         const index_t elems = planes * g.height * g.width;
         const bool stream =
             kernel::UseStreamingStores(static_cast<index_t>(sizeof(DType)) * 5 * (elems / 2), 0) &&
-            detail::VectorAligned(dst->dptr_);
+            kernel::detail::VectorAligned(dst->dptr_);
         ParallelFor(
             0, planes * g.pheight, detail::UnitGrain(4 * g.pwidth), [&](index_t b, index_t end) {
               if (stream) {
