@@ -99,7 +99,12 @@ TYPED_TEST(FastPathTest, Patch2ColAndCol2Patch) {
   };
   const Case cases[] = {{Shape4(9, 3, 17, 13), 3, 2, 1, 1, 1, 1},
                         {Shape4(7, 2, 19, 23), 4, 3, 2, 3, 1, 2},
-                        {Shape4(5, 4, 21, 18), 2, 5, 3, 1, 3, 1}};
+                        {Shape4(5, 4, 21, 18), 2, 5, 3, 1, 3, 1},
+                        // Planes large enough for two chunks at two threads, the second
+                        // starting at image 2 of a column-matrix row: short-run copies (28
+                        // wide) and longer rows (38 wide).
+                        {Shape4(5, 1, 60, 30), 3, 3, 1, 1, 1, 1},
+                        {Shape4(5, 1, 40, 40), 3, 3, 1, 1, 1, 1}};
   for (const Case& c : cases) {
     Buf<T, 4> img(c.img, 3);
     img.FillRandom(7, -50, 50);

@@ -228,13 +228,57 @@ class Plan<PackColToPatchXExp<SrcExp, DType, dstdim>, DType> {
 
 /*!
  * \brief im2col of an image stored in memory: one work unit per (column-matrix row, image),
- *  each a run of contiguous row copies (strided reads when the x stride exceeds 1); the index
- *  arithmetic is done once per unit. Threaded over units; values as the element loop.
+ *  each a run of contiguous row copies (strided reads when the x stride exceeds 1); the
+ *  divisions of the index arithmetic are done once per column-matrix row. Threaded over
+ *  units; values as the element loop.
  */
 template <typename SrcExp, typename DType, int srcdim>
 struct TensorEvaluator<UnpackPatchToColXExp<SrcExp, DType, srcdim>> {
   /*! \brief Has a whole-tensor form. */
   static constexpr bool kAvailable = true;
+  /*!
+   * \brief How far past a unit's output UnitCopies prefetches. Why 4 KiB: conv2's im2col at
+   *  one thread, 1.26 ms without, 1.25 / 1.15 / 0.93 / 0.91 ms at 1 / 2 / 4 / 8 KiB (bench_ext).
+   */
+  static constexpr std::uintptr_t kPatchPrefetchBytes = 4096;
+  /*!
+   * \brief One unit's output rows as plain copies of short rows, when it is `=` of trivially
+   *  copyable values with x stride 1, rows of at most kShortRunsBytes and an output that does
+   *  not overlap the rows it reads (checked once, by address, as SaveRun checks each run);
+   *  false otherwise, and nothing is written. The size class is chosen once for the unit's
+   *  rows. The lines kPatchPrefetchBytes past the unit's output are prefetched (addresses
+   *  formed as integers, never dereferenced): the next units' outputs follow this one, and
+   *  with conv2's 256-byte units the hardware prefetcher left the store stream waiting on each
+   *  line's read for ownership.
+   */
+  template <typename Saver>
+  static bool UnitCopies(const PatchGeometry& g, const detail::RowsView<DType>& img,
+                         const DType* src, index_t row0, DType* out, index_t plane) {
+    if constexpr (std::is_same<Saver, sv::saveto>::value &&
+                  std::is_trivially_copyable<DType>::value) {
+      const std::size_t bytes = static_cast<std::size_t>(g.o_width) * sizeof(DType);
+      if (g.pstride_x != 1 || g.o_height <= 0 || bytes > detail::kShortRunsBytes) return false;
+      const DType* first = src + row0 * img.ld;
+      const DType* last = src + (row0 + (g.o_height - 1) * g.pstride_y) * img.ld + g.o_width;
+      const auto o0 = reinterpret_cast<std::uintptr_t>(out);
+      const auto o1 = reinterpret_cast<std::uintptr_t>(out + plane);
+      if (!(o1 <= reinterpret_cast<std::uintptr_t>(first) ||
+            reinterpret_cast<std::uintptr_t>(last) <= o0)) {
+        return false;
+      }
+      for (std::uintptr_t a = o0 + kPatchPrefetchBytes; a < o1 + kPatchPrefetchBytes; a += 64) {
+        __builtin_prefetch(reinterpret_cast<const void*>(a), 1);
+      }
+      detail::CopyShortRuns(g.o_height, reinterpret_cast<unsigned char*>(out),
+                            static_cast<index_t>(bytes),
+                            reinterpret_cast<const unsigned char*>(first),
+                            g.pstride_y * img.ld * static_cast<index_t>(sizeof(DType)), bytes);
+      return true;
+    } else {
+      (void)g, (void)img, (void)src, (void)row0, (void)out, (void)plane;
+      return false;
+    }
+  }
   /*! \brief *dst Saver= e, or false when the image is not read in place. */
   template <typename Saver, int dim>
   static bool Run(Tensor<cpu, dim, DType>* dst,
@@ -245,40 +289,25 @@ struct TensorEvaluator<UnpackPatchToColXExp<SrcExp, DType, srcdim>> {
     const index_t units = e.shape_[0] * e.g_.num;
     ParallelFor(0, units, detail::UnitGrain(plane), [&](index_t b, index_t end) {
       const PatchGeometry g = e.g_;  // a local copy: the stores below cannot alias it
-      for (index_t u = b; u < end; ++u) {
-        const index_t i = u / g.num, n = u - i * g.num;  // column-matrix row i = (c, ky, kx)
+      // Units u = i * num + n in order: (c, ky, kx) is derived once per column-matrix row i,
+      // not per unit (conv2's 8-float units: 1.25x faster without three divisions each).
+      index_t i = b / g.num, n = b - i * g.num;
+      for (index_t u = b; u < end; ++i, n = 0) {
         const index_t kx = i % g.psize_x, iy = i / g.psize_x;
         const index_t ky = iy % g.psize_y, c = iy / g.psize_y;
-        const index_t row0 = (n * g.channel + c) * g.height + ky * g.pdilate_y;
         const DType* src = img.ptr + kx * g.pdilate_x;
-        DType* out = dst->dptr_ + i * dst->stride_ + n * plane;
-        if constexpr (std::is_same<Saver, sv::saveto>::value &&
-                      std::is_trivially_copyable<DType>::value) {
-          // Plain copies of short rows: the size class is chosen once for the unit's rows,
-          // when the unit's output does not overlap the rows it reads (checked once, by
-          // address, as SaveRun checks each run).
-          const std::size_t bytes = static_cast<std::size_t>(g.o_width) * sizeof(DType);
-          if (g.pstride_x == 1 && g.o_height > 0 && bytes <= detail::kShortRunsBytes) {
-            const DType* first = src + row0 * img.ld;
-            const DType* last = src + (row0 + (g.o_height - 1) * g.pstride_y) * img.ld + g.o_width;
-            const auto o0 = reinterpret_cast<std::uintptr_t>(out);
-            const auto o1 = reinterpret_cast<std::uintptr_t>(out + plane);
-            if (o1 <= reinterpret_cast<std::uintptr_t>(first) ||
-                reinterpret_cast<std::uintptr_t>(last) <= o0) {
-              detail::CopyShortRuns(
-                  g.o_height, reinterpret_cast<unsigned char*>(out), static_cast<index_t>(bytes),
-                  reinterpret_cast<const unsigned char*>(first),
-                  g.pstride_y * img.ld * static_cast<index_t>(sizeof(DType)), bytes);
-              continue;
+        DType* const row_out = dst->dptr_ + i * dst->stride_;
+        for (; n < g.num && u < end; ++n, ++u) {
+          const index_t row0 = (n * g.channel + c) * g.height + ky * g.pdilate_y;
+          DType* out = row_out + n * plane;
+          if (UnitCopies<Saver>(g, img, src, row0, out, plane)) continue;
+          for (index_t oy = 0; oy < g.o_height; ++oy, out += g.o_width) {
+            const DType* in = src + (row0 + oy * g.pstride_y) * img.ld;
+            if (g.pstride_x == 1) {
+              detail::SaveRun<Saver>(g.o_width, out, in);
+            } else {
+              for (index_t ox = 0; ox < g.o_width; ++ox) Saver::Save(out[ox], in[ox * g.pstride_x]);
             }
-          }
-        }
-        for (index_t oy = 0; oy < g.o_height; ++oy, out += g.o_width) {
-          const DType* in = src + (row0 + oy * g.pstride_y) * img.ld;
-          if (g.pstride_x == 1) {
-            detail::SaveRun<Saver>(g.o_width, out, in);
-          } else {
-            for (index_t ox = 0; ox < g.o_width; ++ox) Saver::Save(out[ox], in[ox * g.pstride_x]);
           }
         }
       }
