@@ -220,7 +220,8 @@ void ChannelPoolRow(const T* first, index_t step, index_t count, index_t len, T*
   const packet::Tag<T> d;
   const index_t lanes = static_cast<index_t>(hn::Lanes(d));
   constexpr index_t kLine = 64 / static_cast<index_t>(sizeof(T));
-  const std::uintptr_t next = reinterpret_cast<std::uintptr_t>(first) + sizeof(T) * (count + 1) * step;
+  const std::uintptr_t next =
+      reinterpret_cast<std::uintptr_t>(first) + sizeof(T) * (count + 1) * step;
   T init;
   Reducer::SetInitValue(init);
   index_t x = 0;
