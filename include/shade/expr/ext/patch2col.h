@@ -331,46 +331,103 @@ inline bool Col2PatchRowsFit(const PatchGeometry& g) {
 }
 
 /*!
+ * \brief The lookup indices of Col2PatchPlaneInPackets, per kx (kw <= width <= Lanes), as lane
+ *  values (vectors cannot be array elements on every Highway target): lane j of entry kx takes
+ *  patch-row lane j - kx, or lane Lanes - 1 outside [kx, kx + ow), which is zero unless kx = 0
+ *  and ow = Lanes. Built once per evaluation: rebuilt per plane, the vector loads of entries
+ *  just written lane by lane waited on store forwarding (a third of the plane's time).
+ */
+template <typename T>
+struct Col2PatchTable {
+  using TI = hn::TFromD<hn::RebindToSigned<packet::Tag<T>>>;
+  HWY_ALIGN TI index[packet::kMaxLanes<T> * packet::kMaxLanes<T>];  ///< kw x Lanes entries.
+  /*! \brief The entries of geometry g. */
+  explicit Col2PatchTable(const PatchGeometry& g) {
+    const index_t lanes = static_cast<index_t>(hn::Lanes(packet::Tag<T>()));
+    for (index_t kx = 0; kx < g.psize_x; ++kx) {
+      for (index_t j = 0; j < lanes; ++j) {
+        index[kx * lanes + j] =
+            static_cast<TI>(j >= kx && j < kx + g.o_width ? j - kx : lanes - 1);
+      }
+    }
+  }
+};
+
+/*!
  * \brief col2im of plane (n, c) when an image row fits one packet (Col2PatchRowsFit): each row
  *  y is summed in a register from the patch rows that cover it, in the (ky, kx) order of the
  *  element loop (so the same bits), each patch row loaded with its ow elements and moved to
- *  lanes [kx, kx + ow) by a table lookup (the other lanes take lane Lanes - 1, which is zero
- *  unless kx = 0 and ow = Lanes); the sum is stored once into `buf` (height x width). Why: the
- *  scatter into a plane buffer spent about 12 cycles per 8-element patch row on loop overhead and
- *  on loads that overlap the previous row's store; here a patch row costs a load, a lookup
- *  and an add.
+ *  lanes [kx, kx + ow) by a table lookup (`table`); the sum is stored once into `buf`
+ *  (height x width). Why: the scatter into a plane buffer spent about 12 cycles per 8-element
+ *  patch row on loop overhead and on loads that overlap the previous row's store; here a patch
+ *  row costs a load, a lookup and an add. Four rows are summed together, each in its own
+ *  register: one row at a time, each addition waited on the previous one (up to kh x kw in a
+ *  chain).
  */
 template <typename T>
-void Col2PatchPlaneInPackets(const RowsView<T>& mat, const PatchGeometry& g, index_t n, index_t c,
-                             T* buf) {
+void Col2PatchPlaneInPackets(const RowsView<T>& mat, const PatchGeometry& g,
+                             const Col2PatchTable<T>& table, index_t n, index_t c, T* buf) {
+  constexpr index_t kCol2PatchRows = 4;
   const packet::Tag<T> d;
-  const hn::RebindToSigned<decltype(d)> di;
-  using TI = hn::TFromD<decltype(di)>;
   const index_t lanes = static_cast<index_t>(hn::Lanes(d));
   const index_t oh = g.o_height, ow = g.o_width, kh = g.psize_y, kw = g.psize_x;
-  // Lookup indices per kx (kw <= width <= lanes), as lane values: vectors cannot be array
-  // elements on every Highway target.
-  HWY_ALIGN TI index_table[packet::kMaxLanes<T> * packet::kMaxLanes<T>];
-  for (index_t kx = 0; kx < kw; ++kx) {
-    for (index_t j = 0; j < lanes; ++j) {
-      index_table[kx * lanes + j] = static_cast<TI>(j >= kx && j < kx + ow ? j - kx : lanes - 1);
-    }
-  }
   const index_t windows = oh * ow;
   const T* first_row = mat.Row(c * kh * kw) + n * windows;
   const std::size_t row_elems = static_cast<std::size_t>(ow);
-  for (index_t y = 0; y < g.height; ++y) {
-    auto acc = hn::Zero(d);
-    // The patch rows oy = y - ky in [0, oh) cover image row y.
-    const index_t ky_end = std::min(kh, y + 1);
-    for (index_t ky = std::max<index_t>(0, y - oh + 1); ky < ky_end; ++ky) {
-      const T* col = first_row + ky * kw * mat.ld + (y - ky) * ow;
-      for (index_t kx = 0; kx < kw; ++kx, col += mat.ld) {
-        const auto idx = hn::SetTableIndices(d, index_table + kx * lanes);
-        acc = hn::Add(acc, hn::TableLookupLanes(packet::LoadFirst(d, col, row_elems), idx));
+  // Patch rows of at most half a packet are loaded as half packets: a masked full-width load
+  // of 8 floats at offset 32 of a cache line also spans the next line.
+  const auto sum_rows = [&](auto half_tag) {
+    const auto load = [&](const T* p, std::size_t count) {
+      if constexpr (decltype(half_tag)::value) {
+        return hn::ZeroExtendVector(d, packet::LoadFirst(hn::Half<packet::Tag<T>>(), p, count));
+      } else {
+        return packet::LoadFirst(d, p, count);
       }
+    };
+    for (index_t y0 = 0; y0 < g.height; y0 += kCol2PatchRows) {
+      const index_t rows = std::min(kCol2PatchRows, g.height - y0);
+      // Rows y0 + r, r < kCol2PatchRows, each summed in its own register. The patch rows
+      // oy = y - ky in [0, oh) cover image row y; ky runs over the union of the rows' ranges, and
+      // a row outside its range (or past the plane) adds a zero vector instead: a sum that starts
+      // at +0 is never -0, so adding +0 leaves its bits unchanged (as for the lanes outside a
+      // patch row).
+      const index_t ky_begin = std::max<index_t>(0, y0 - oh + 1);
+      const index_t ky_end = std::min(kh, y0 + rows);
+      auto acc0 = hn::Zero(d), acc1 = acc0, acc2 = acc0, acc3 = acc0;
+      for (index_t ky = ky_begin; ky < ky_end; ++ky) {
+        std::size_t count[kCol2PatchRows];
+        index_t offset[kCol2PatchRows];
+        for (index_t r = 0; r < kCol2PatchRows; ++r) {
+          const index_t oy = y0 + r - ky;
+          const bool covers = r < rows && oy >= 0 && oy < oh;
+          count[r] = covers ? row_elems : 0;
+          offset[r] = covers ? oy * ow : 0;
+        }
+        const T* col = first_row + ky * kw * mat.ld;
+        for (index_t kx = 0; kx < kw; ++kx, col += mat.ld) {
+          const auto idx = hn::SetTableIndices(d, table.index + kx * lanes);
+          acc0 = hn::Add(acc0, hn::TableLookupLanes(
+                                   load(col + offset[0], count[0]), idx));
+          acc1 = hn::Add(acc1, hn::TableLookupLanes(
+                                   load(col + offset[1], count[1]), idx));
+          acc2 = hn::Add(acc2, hn::TableLookupLanes(
+                                   load(col + offset[2], count[2]), idx));
+          acc3 = hn::Add(acc3, hn::TableLookupLanes(
+                                   load(col + offset[3], count[3]), idx));
+        }
+      }
+      const auto width = static_cast<std::size_t>(g.width);
+      T* out = buf + y0 * g.width;
+      packet::StoreFirst(d, acc0, out, width);
+      if (rows > 1) packet::StoreFirst(d, acc1, out + g.width, width);
+      if (rows > 2) packet::StoreFirst(d, acc2, out + 2 * g.width, width);
+      if (rows > 3) packet::StoreFirst(d, acc3, out + 3 * g.width, width);
     }
-    packet::StoreFirst(d, acc, buf + y * g.width, static_cast<std::size_t>(g.width));
+  };
+  if (2 * ow <= lanes) {
+    sum_rows(std::true_type());
+  } else {
+    sum_rows(std::false_type());
   }
 }
 #else  // scalar targets: the scatter below runs (declarations for name lookup only)
@@ -379,8 +436,12 @@ constexpr bool kCol2PatchPackets = false;
 template <typename T>
 bool Col2PatchRowsFit(const PatchGeometry& g);
 template <typename T>
-void Col2PatchPlaneInPackets(const RowsView<T>& mat, const PatchGeometry& g, index_t n, index_t c,
-                             T* buf);
+struct Col2PatchTable {
+  explicit Col2PatchTable(const PatchGeometry& g);
+};
+template <typename T>
+void Col2PatchPlaneInPackets(const RowsView<T>& mat, const PatchGeometry& g,
+                             const Col2PatchTable<T>& table, index_t n, index_t c, T* buf);
 #endif
 SHADE_TARGET_NAMESPACE_END
 }  // namespace detail
@@ -409,11 +470,12 @@ struct TensorEvaluator<PackColToPatchXExp<SrcExp, DType, dstdim>> {
     const index_t windows = g.o_height * g.o_width;
     if constexpr (detail::kCol2PatchPackets<DType>) {
       if (detail::Col2PatchRowsFit<DType>(g)) {
+        const detail::Col2PatchTable<DType> table(g);
         detail::ScatterPlanes<Saver>(
             dst, g.num * g.channel, g.height, g.width, g.height * g.width * g.psize_y * g.psize_x,
-            [&mat, g](index_t u, DType* buf) {
+            [&mat, g, &table](index_t u, DType* buf) {
               const index_t n = u / g.channel;
-              detail::Col2PatchPlaneInPackets(mat, g, n, u - n * g.channel, buf);
+              detail::Col2PatchPlaneInPackets(mat, g, table, n, u - n * g.channel, buf);
             },
             g.num);
         return true;
