@@ -346,8 +346,7 @@ struct Col2PatchTable {
     const index_t lanes = static_cast<index_t>(hn::Lanes(packet::Tag<T>()));
     for (index_t kx = 0; kx < g.psize_x; ++kx) {
       for (index_t j = 0; j < lanes; ++j) {
-        index[kx * lanes + j] =
-            static_cast<TI>(j >= kx && j < kx + g.o_width ? j - kx : lanes - 1);
+        index[kx * lanes + j] = static_cast<TI>(j >= kx && j < kx + g.o_width ? j - kx : lanes - 1);
       }
     }
   }
@@ -406,14 +405,10 @@ void Col2PatchPlaneInPackets(const RowsView<T>& mat, const PatchGeometry& g,
         const T* col = first_row + ky * kw * mat.ld;
         for (index_t kx = 0; kx < kw; ++kx, col += mat.ld) {
           const auto idx = hn::SetTableIndices(d, table.index + kx * lanes);
-          acc0 = hn::Add(acc0, hn::TableLookupLanes(
-                                   load(col + offset[0], count[0]), idx));
-          acc1 = hn::Add(acc1, hn::TableLookupLanes(
-                                   load(col + offset[1], count[1]), idx));
-          acc2 = hn::Add(acc2, hn::TableLookupLanes(
-                                   load(col + offset[2], count[2]), idx));
-          acc3 = hn::Add(acc3, hn::TableLookupLanes(
-                                   load(col + offset[3], count[3]), idx));
+          acc0 = hn::Add(acc0, hn::TableLookupLanes(load(col + offset[0], count[0]), idx));
+          acc1 = hn::Add(acc1, hn::TableLookupLanes(load(col + offset[1], count[1]), idx));
+          acc2 = hn::Add(acc2, hn::TableLookupLanes(load(col + offset[2], count[2]), idx));
+          acc3 = hn::Add(acc3, hn::TableLookupLanes(load(col + offset[3], count[3]), idx));
         }
       }
       const auto width = static_cast<std::size_t>(g.width);
