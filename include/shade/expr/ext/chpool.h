@@ -203,7 +203,8 @@ SHADE_TARGET_NAMESPACE_BEGIN
 #if HWY_TARGET != HWY_SCALAR && HWY_TARGET != HWY_EMU128
 /*!
  * \brief out[0, len) Saver= the Reducer fold of the rows first + c * step, c in [0, count), in c
- *  order (the element loop's, so the same bits), a packet of columns at a time, then the tail.
+ *  order (the element loop's, so the same bits), four packets of columns at a time, then one,
+ *  then the tail.
  *  The row `count` + 1 steps on, which the unit after the next will read first from memory,
  *  is prefetched a cache line per 64 bytes as this unit goes. Why: the window's other rows
  *  are in L1 from the previous unit, but the hardware prefetcher, seeing `count` interleaved
