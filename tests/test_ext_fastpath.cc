@@ -300,9 +300,12 @@ TYPED_TEST(FastPathTest, ChannelPool) {
     Shape<4> src;
     index_t nsize, stride, pad;
   };
-  const Case cases[] = {{Shape4(3, 7, 5, 9), 3, 1, 1},  {Shape4(2, 6, 4, 16), 5, 2, 1},
-                        {Shape4(2, 5, 3, 37), 4, 1, 3}, {Shape4(1, 9, 6, 6), 1, 1, 0},
-                        {Shape4(2, 4, 2, 3), 2, 3, 2},  {Shape4(4, 16, 8, 8), 5, 1, 2},
+  const Case cases[] = {{Shape4(3, 7, 5, 9), 3, 1, 1},
+                        {Shape4(2, 6, 4, 16), 5, 2, 1},
+                        {Shape4(2, 5, 3, 37), 4, 1, 3},
+                        {Shape4(1, 9, 6, 6), 1, 1, 0},
+                        {Shape4(2, 4, 2, 3), 2, 3, 2},
+                        {Shape4(4, 16, 8, 8), 5, 1, 2},
                         // Two chunks at two threads, the second starting inside an image (and,
                         // row by row, inside a plane).
                         {Shape4(3, 7, 41, 33), 3, 1, 1}};
