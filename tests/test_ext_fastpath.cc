@@ -132,11 +132,13 @@ TYPED_TEST(FastPathTest, Col2PatchEveryWidthAndKernel) {
   for (index_t width = 1; width <= 18; ++width) {
     for (index_t kx = 1; kx <= std::min<index_t>(width, 5); kx += 2) {
       // (stride, dilation) down the rows: (1, 1) takes the packet rows where the width fits
-      // a packet, (1, 2) and (2, 1) the scatter.
-      for (index_t case_id = 0; case_id < 3; ++case_id) {
+      // a packet (in pairs where two patch rows fit one; heights 9 and 10 give an odd and an
+      // even number of patch rows), (1, 2) and (2, 1) the scatter.
+      for (index_t case_id = 0; case_id < 4; ++case_id) {
         const index_t ky = 3, sy = case_id == 2 ? 2 : 1, dy = case_id == 1 ? 2 : 1;
-        const Shape<4> ishape = Shape4(2, 3, 9, width);
-        const index_t oh = (9 - (dy * (ky - 1) + 1)) / sy + 1;
+        const index_t height = case_id == 3 ? 10 : 9;
+        const Shape<4> ishape = Shape4(2, 3, height, width);
+        const index_t oh = (height - (dy * (ky - 1) + 1)) / sy + 1;
         const index_t ow = width - kx + 1;
         Buf<T, 2> col(Shape2(3 * ky * kx, 2 * oh * ow), 1);
         col.FillRandom(static_cast<unsigned>(width * 7 + kx), -50, 50);
