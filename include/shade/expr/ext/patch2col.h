@@ -407,10 +407,14 @@ void Col2PatchPlaneInPackets(const RowsView<T>& mat, const PatchGeometry& g,
       const T* col = first_row + ky * kw * mat.ld;
       for (index_t kx = 0; kx < kw; ++kx, col += mat.ld) {
         const auto idx = hn::SetTableIndices(d, table.index + kx * lanes);
-        acc0 = hn::Add(acc0, hn::TableLookupLanes(packet::LoadFirst(d, col + offset[0], count[0]), idx));
-        acc1 = hn::Add(acc1, hn::TableLookupLanes(packet::LoadFirst(d, col + offset[1], count[1]), idx));
-        acc2 = hn::Add(acc2, hn::TableLookupLanes(packet::LoadFirst(d, col + offset[2], count[2]), idx));
-        acc3 = hn::Add(acc3, hn::TableLookupLanes(packet::LoadFirst(d, col + offset[3], count[3]), idx));
+        acc0 = hn::Add(acc0,
+                       hn::TableLookupLanes(packet::LoadFirst(d, col + offset[0], count[0]), idx));
+        acc1 = hn::Add(acc1,
+                       hn::TableLookupLanes(packet::LoadFirst(d, col + offset[1], count[1]), idx));
+        acc2 = hn::Add(acc2,
+                       hn::TableLookupLanes(packet::LoadFirst(d, col + offset[2], count[2]), idx));
+        acc3 = hn::Add(acc3,
+                       hn::TableLookupLanes(packet::LoadFirst(d, col + offset[3], count[3]), idx));
       }
     }
     const auto width = static_cast<std::size_t>(g.width);
