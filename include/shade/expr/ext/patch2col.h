@@ -344,6 +344,7 @@ inline bool Col2PatchRowsFit(const PatchGeometry& g) {
 template <typename T>
 struct Col2PatchTable {
   using TI = hn::TFromD<hn::RebindToSigned<packet::Tag<T>>>;  ///< Lane index type.
+  /*! \brief Entries per table: room for kw <= Lanes rows of Lanes lanes. */
   static constexpr std::size_t kEntries = packet::kMaxLanes<T> * packet::kMaxLanes<T>;
   HWY_ALIGN TI index[kEntries];    ///< kw x Lanes lanes of Col2PatchPlaneInPackets.
   HWY_ALIGN TI pair_lo[kEntries];  ///< kw x Lanes lanes from the pair's first row.
