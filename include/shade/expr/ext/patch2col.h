@@ -267,7 +267,7 @@ struct TensorEvaluator<UnpackPatchToColXExp<SrcExp, DType, srcdim>> {
         return false;
       }
       for (std::uintptr_t a = o0 + kPatchPrefetchBytes; a < o1 + kPatchPrefetchBytes; a += 64) {
-        __builtin_prefetch(reinterpret_cast<const void*>(a), 1);
+        hwy::Prefetch(reinterpret_cast<const DType*>(a));
       }
       detail::CopyShortRuns(g.o_height, reinterpret_cast<unsigned char*>(out),
                             static_cast<index_t>(bytes),
