@@ -12,6 +12,7 @@
 #include <cstring>
 #include <limits>
 #include <type_traits>
+#include <vector>
 
 #include "ext_test_util.h"
 #include "shade/backend/cpu/parallel.h"
@@ -104,7 +105,10 @@ TYPED_TEST(FastPathTest, Patch2ColAndCol2Patch) {
                         // starting at image 2 of a column-matrix row: short-run copies (28
                         // wide) and longer rows (38 wide).
                         {Shape4(5, 1, 60, 30), 3, 3, 1, 1, 1, 1},
-                        {Shape4(5, 1, 40, 40), 3, 3, 1, 1, 1, 1}};
+                        {Shape4(5, 1, 40, 40), 3, 3, 1, 1, 1, 1},
+                        // col2patch planes of 33 KB (float): blocks of 3 images and a last
+                        // block of 2 (1 image per block for 8-byte types).
+                        {Shape4(5, 2, 64, 130), 3, 3, 1, 1, 1, 1}};
   for (const Case& c : cases) {
     Buf<T, 4> img(c.img, 3);
     img.FillRandom(7, -50, 50);
@@ -124,16 +128,23 @@ TYPED_TEST(FastPathTest, Patch2ColAndCol2Patch) {
   }
 }
 
-// col2patch of every image width up to past one AVX-512 vector of floats, with kernels up to
-// the width, vertical strides and dilations: the plane-by-plane scatter must give the element
-// loop's bits (the same additions in the same order), whatever the row length.
+// col2patch of every image width up to past one AVX-512 vector of floats and some far wider,
+// with kernels up to the width, vertical strides and dilations: the packet rows and the blocks
+// must give the element loop's bits (the same additions in the same order), whatever the row
+// length.
 TYPED_TEST(FastPathTest, Col2PatchEveryWidthAndKernel) {
   using T = TypeParam;
-  for (index_t width = 1; width <= 18; ++width) {
+  // Every width to 18, then patch rows of 19 to 90 elements: 1 to 4 full packets of 4, 8 or 16
+  // lanes (a fixed count) or more (a counted loop), with and without a half packet and single
+  // elements after them.
+  std::vector<index_t> widths;
+  for (index_t width = 1; width <= 18; ++width) widths.push_back(width);
+  for (index_t width : {23, 29, 36, 41, 52, 67, 90}) widths.push_back(width);
+  for (index_t width : widths) {
     for (index_t kx = 1; kx <= std::min<index_t>(width, 5); kx += 2) {
       // (stride, dilation) down the rows: (1, 1) takes the packet rows where the width fits
       // a packet (in pairs where two patch rows fit one; heights 9 and 10 give an odd and an
-      // even number of patch rows), (1, 2) and (2, 1) the scatter.
+      // even number of patch rows), (1, 2) and (2, 1) the blocks.
       for (index_t case_id = 0; case_id < 4; ++case_id) {
         const index_t ky = 3, sy = case_id == 2 ? 2 : 1, dy = case_id == 1 ? 2 : 1;
         const index_t height = case_id == 3 ? 10 : 9;

@@ -236,30 +236,51 @@ inline index_t UnitGrain(index_t elems) {
 }
 
 /*!
- * \brief THE plane loop of the scatter evaluators (col2patch, unpool): for each plane u in
- *  [0, planes) a zeroed rows x cols buffer receives `scatter(u, buf)`'s sums, then is stored
- *  into destination rows [u * rows, (u + 1) * rows) through Saver. Threaded over planes (one
- *  buffer per chunk); `work` is the element work per plane, for the grain. With `outer` > 1
- *  the planes, numbered u = o * (planes / outer) + i (`planes` a multiple of `outer`), are
- *  visited i-major (all o for i = 0 first): col2patch visits (n, c) planes channel by channel
- *  so that its reads walk each kernel row of the column matrix front to back.
+ * \brief THE plane loop of the scatter evaluators (col2patch, unpool). The planes, numbered
+ *  u = o * inner + i (o < outer, i < inner), go in units of up to `block` planes of one i and
+ *  consecutive o, visited i-major (all o for i = 0 first); each unit's zeroed buffer of
+ *  rows x cols planes receives `scatter(i, o_begin, o_end, buf)`'s sums (plane o at
+ *  buf + (o - o_begin) * rows * cols), then each plane is stored into destination rows
+ *  [u * rows, (u + 1) * rows) through Saver. Threaded over units (one buffer per chunk); `work` is
+ *  the element work per plane, for the grain. col2patch visits (n, c) planes channel by channel
+ *  so that its reads walk each kernel row of the column matrix front to back, and in blocks so
+ *  that each piece it reads is long.
+ */
+template <typename Saver, int dim, typename DType, typename Scatter>
+inline void ScatterPlaneBlocks(Tensor<cpu, dim, DType>* dst, index_t outer, index_t inner,
+                               index_t rows, index_t cols, index_t block, index_t work,
+                               Scatter scatter) {
+  const index_t area = rows * cols;
+  block = std::max<index_t>(1, std::min(block, outer));
+  const index_t blocks = outer > 0 ? (outer - 1) / block + 1 : 0;
+  ParallelFor(0, inner * blocks, UnitGrain(work * block), [&](index_t b, index_t end) {
+    std::unique_ptr<DType[]> buf(new DType[static_cast<size_t>(area > 0 ? area * block : 1)]);
+    for (index_t v = b; v < end; ++v) {
+      const index_t i = v / blocks, o_begin = (v - i * blocks) * block;
+      const index_t o_end = std::min(outer, o_begin + block);
+      std::fill(buf.get(), buf.get() + (o_end - o_begin) * area, DType(0));
+      scatter(i, o_begin, o_end, buf.get());
+      for (index_t o = o_begin; o < o_end; ++o) {
+        SavePlane<Saver>(rows, cols, buf.get() + (o - o_begin) * area,
+                         dst->dptr_ + (o * inner + i) * rows * dst->stride_, dst->stride_);
+      }
+    }
+  });
+}
+
+/*!
+ * \brief ScatterPlaneBlocks one plane at a time: plane u in [0, planes) receives
+ *  `scatter(u, buf)`; with `outer` > 1 (`planes` a multiple of it) planes
+ *  u = o * (planes / outer) + i are visited i-major.
  */
 template <typename Saver, int dim, typename DType, typename Scatter>
 inline void ScatterPlanes(Tensor<cpu, dim, DType>* dst, index_t planes, index_t rows, index_t cols,
                           index_t work, Scatter scatter, index_t outer = 1) {
-  const index_t area = rows * cols;
   outer = std::max<index_t>(outer, 1);
   const index_t inner = planes / outer;
-  ParallelFor(0, planes, UnitGrain(work), [&](index_t b, index_t end) {
-    std::unique_ptr<DType[]> buf(new DType[static_cast<size_t>(area > 0 ? area : 1)]);
-    for (index_t v = b; v < end; ++v) {
-      // Visit order v = i * outer + o for plane u = o * inner + i (see the brief).
-      const index_t i = v / outer, u = (v - i * outer) * inner + i;
-      std::fill(buf.get(), buf.get() + area, DType(0));
-      scatter(u, buf.get());
-      SavePlane<Saver>(rows, cols, buf.get(), dst->dptr_ + u * rows * dst->stride_, dst->stride_);
-    }
-  });
+  ScatterPlaneBlocks<Saver>(
+      dst, outer, inner, rows, cols, 1, work,
+      [&](index_t i, index_t o, index_t, DType* buf) { scatter(o * inner + i, buf); });
 }
 
 /*!

@@ -511,6 +511,102 @@ template <typename T>
 void Col2PatchPlanePairs(const RowsView<T>& mat, const PatchGeometry& g,
                          const Col2PatchTable<T>& table, index_t n, index_t c, T* buf);
 #endif
+/*! \brief Bytes of planes one col2patch unit sums at once (ScatterPlaneBlocks): the block
+ *  stays in L1 while the unit reads each of its kernel rows once. */
+constexpr std::size_t kCol2PatchBlockBytes = 1 << 17;
+
+/*!
+ * \brief to[x * step] += from[x] for x < count. With step 1 and float T: `kPackets` full
+ *  packets (-1: as many as fit, counted at run time), then a half packet where one fits, then
+ *  single elements. Why the fixed count: a loop over conv2's single 8-float packet, with its
+ *  trip count known only at run time, ran col2patch 2-3x slower than the same adds unrolled
+ *  (AVX2, Zen 3; bench/RESULTS.md "col2patch in blocks").
+ */
+template <int kPackets, typename T>
+HWY_INLINE void Col2PatchAddRun(T* HWY_RESTRICT to, const T* HWY_RESTRICT from, index_t count,
+                                index_t step) {
+  index_t x = 0;
+#if HWY_TARGET != HWY_SCALAR && HWY_TARGET != HWY_EMU128
+  if constexpr (packet::kIsFloat<T>) {
+    if (step == 1) {
+      const packet::Tag<T> d;
+      const index_t lanes = static_cast<index_t>(hn::Lanes(d));
+      if constexpr (kPackets >= 0) {
+        for (int p = 0; p < kPackets; ++p, x += lanes) {
+          hn::StoreU(hn::Add(hn::LoadU(d, to + x), hn::LoadU(d, from + x)), d, to + x);
+        }
+      } else {
+        for (; x + lanes <= count; x += lanes) {
+          hn::StoreU(hn::Add(hn::LoadU(d, to + x), hn::LoadU(d, from + x)), d, to + x);
+        }
+      }
+      const hn::Half<decltype(d)> dh;
+      const index_t half = static_cast<index_t>(hn::Lanes(dh));
+      if (x + half <= count) {
+        hn::StoreU(hn::Add(hn::LoadU(dh, to + x), hn::LoadU(dh, from + x)), dh, to + x);
+        x += half;
+      }
+    }
+  }
+#endif
+  for (; x < count; ++x) to[x * step] = T(to[x * step] + from[x]);
+}
+
+/*!
+ * \brief col2im of planes (n, c), n in [n_begin, n_end), summed into `buf` (those planes, dense):
+ *  for each (ky, kx) the unit reads its piece of kernel row (c, ky, kx) front to back, one long
+ *  run, and adds each patch row into its place in every plane of the block. An element thus
+ *  receives its contributions in the element loop's (ky, kx) order, from +0 (the same bits).
+ *  Why: one plane at a time read 25 pieces of 256 bytes from rows 32 KiB apart per conv2 plane,
+ *  which share L1 sets and defeat the prefetchers (bench/RESULTS.md "col2patch in blocks").
+ */
+template <int kPackets, typename T>
+void Col2PatchBlock(const RowsView<T>& mat, const PatchGeometry& g, index_t c, index_t n_begin,
+                    index_t n_end, T* buf) {
+  // Locals: stores through `to` would otherwise make the compiler reload g per patch row.
+  const index_t width = g.width, area = g.height * width, oh = g.o_height, ow = g.o_width;
+  const index_t kh = g.psize_y, kw = g.psize_x, sx = g.pstride_x, row_step = g.pstride_y * width;
+  const index_t ld = mat.ld;
+  const T* first_row = mat.Row(c * kh * kw) + n_begin * oh * ow;
+  for (index_t ky = 0; ky < kh; ++ky) {
+    for (index_t kx = 0; kx < kw; ++kx) {
+      const T* col = first_row + (ky * kw + kx) * ld;
+      T* plane = buf + ky * g.pdilate_y * width + kx * g.pdilate_x;
+      for (index_t n = n_begin; n < n_end; ++n, plane += area) {
+        T* to = plane;
+        for (index_t oy = 0; oy < oh; ++oy, col += ow, to += row_step) {
+          Col2PatchAddRun<kPackets>(to, col, ow, sx);
+        }
+      }
+    }
+  }
+}
+
+/*! \brief Col2PatchBlock with its full-packet count fixed where a patch row has up to four. */
+template <typename T>
+void Col2PatchBlockAnyWidth(const RowsView<T>& mat, const PatchGeometry& g, index_t c,
+                            index_t n_begin, index_t n_end, T* buf) {
+  index_t packets = -1;
+#if HWY_TARGET != HWY_SCALAR && HWY_TARGET != HWY_EMU128
+  if (packet::kIsFloat<T> && g.pstride_x == 1) {
+    packets = g.o_width / static_cast<index_t>(hn::Lanes(packet::Tag<T>()));
+  }
+#endif
+  switch (packets) {
+    case 0:
+      return Col2PatchBlock<0>(mat, g, c, n_begin, n_end, buf);
+    case 1:
+      return Col2PatchBlock<1>(mat, g, c, n_begin, n_end, buf);
+    case 2:
+      return Col2PatchBlock<2>(mat, g, c, n_begin, n_end, buf);
+    case 3:
+      return Col2PatchBlock<3>(mat, g, c, n_begin, n_end, buf);
+    case 4:
+      return Col2PatchBlock<4>(mat, g, c, n_begin, n_end, buf);
+    default:
+      return Col2PatchBlock<-1>(mat, g, c, n_begin, n_end, buf);
+  }
+}
 SHADE_TARGET_NAMESPACE_END
 }  // namespace detail
 
@@ -535,7 +631,6 @@ struct TensorEvaluator<PackColToPatchXExp<SrcExp, DType, dstdim>> {
     detail::RowsView<DType> mat;
     if (!detail::DirectRows<SrcExp>::Get(e.mat_, &mat)) return false;
     const PatchGeometry g = e.g_;
-    const index_t windows = g.o_height * g.o_width;
     if constexpr (detail::kCol2PatchPackets<DType>) {
       if (detail::Col2PatchRowsFit<DType>(g)) {
         const detail::Col2PatchTable<DType> table(g);
@@ -554,28 +649,15 @@ struct TensorEvaluator<PackColToPatchXExp<SrcExp, DType, dstdim>> {
         return true;
       }
     }
-    detail::ScatterPlanes<Saver>(
-        dst, g.num * g.channel, g.height, g.width, g.height * g.width * g.psize_y * g.psize_x,
-        [&mat, g, windows](index_t u, DType* buf) {
-          const index_t n = u / g.channel, c = u - n * g.channel;
-          for (index_t ky = 0; ky < g.psize_y; ++ky) {
-            for (index_t kx = 0; kx < g.psize_x; ++kx) {
-              const DType* col = mat.Row((c * g.psize_y + ky) * g.psize_x + kx) + n * windows;
-              for (index_t oy = 0; oy < g.o_height; ++oy, col += g.o_width) {
-                DType* to =
-                    buf + (oy * g.pstride_y + ky * g.pdilate_y) * g.width + kx * g.pdilate_x;
-                if (g.pstride_x == 1) {  // contiguous: vectorised
-                  for (index_t ox = 0; ox < g.o_width; ++ox) to[ox] = DType(to[ox] + col[ox]);
-                } else {
-                  for (index_t ox = 0; ox < g.o_width; ++ox) {
-                    to[ox * g.pstride_x] = DType(to[ox * g.pstride_x] + col[ox]);
-                  }
-                }
-              }
-            }
-          }
-        },
-        g.num);
+    const index_t area = g.height * g.width;
+    const index_t block =
+        std::max<index_t>(1, static_cast<index_t>(detail::kCol2PatchBlockBytes / sizeof(DType)) /
+                                 std::max<index_t>(area, 1));
+    detail::ScatterPlaneBlocks<Saver>(
+        dst, g.num, g.channel, g.height, g.width, block, area * g.psize_y * g.psize_x,
+        [&mat, g](index_t c, index_t n_begin, index_t n_end, DType* buf) {
+          detail::Col2PatchBlockAnyWidth(mat, g, c, n_begin, n_end, buf);
+        });
     return true;
   }
 };
