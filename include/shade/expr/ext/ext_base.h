@@ -249,17 +249,27 @@ inline index_t UnitGrain(index_t elems) {
 template <typename Saver, int dim, typename DType, typename Scatter>
 inline void ScatterPlaneBlocks(Tensor<cpu, dim, DType>* dst, index_t outer, index_t inner,
                                index_t rows, index_t cols, index_t block, index_t work,
-                               Scatter scatter) {
+                               Scatter scatter, bool in_place = false) {
   const index_t area = rows * cols;
   block = std::max<index_t>(1, std::min(block, outer));
   const index_t blocks = outer > 0 ? (outer - 1) / block + 1 : 0;
+  in_place = in_place && std::is_same<Saver, sv::saveto>::value && dst->stride_ == cols;
   ParallelFor(0, inner * blocks, UnitGrain(work * block), [&](index_t b, index_t end) {
-    std::unique_ptr<DType[]> buf(new DType[static_cast<size_t>(area > 0 ? area * block : 1)]);
+    std::unique_ptr<DType[]> buf;
+    if (!in_place) buf.reset(new DType[static_cast<size_t>(area > 0 ? area * block : 1)]);
     for (index_t v = b; v < end; ++v) {
       const index_t i = v / blocks, o_begin = (v - i * blocks) * block;
       const index_t o_end = std::min(outer, o_begin + block);
+      if (in_place) {
+        DType* planes = dst->dptr_ + (o_begin * inner + i) * area;
+        for (index_t o = o_begin; o < o_end; ++o) {
+          std::fill_n(planes + (o - o_begin) * inner * area, area, DType(0));
+        }
+        scatter(i, o_begin, o_end, planes, inner * area);
+        continue;
+      }
       std::fill(buf.get(), buf.get() + (o_end - o_begin) * area, DType(0));
-      scatter(i, o_begin, o_end, buf.get());
+      scatter(i, o_begin, o_end, buf.get(), area);
       for (index_t o = o_begin; o < o_end; ++o) {
         SavePlane<Saver>(rows, cols, buf.get() + (o - o_begin) * area,
                          dst->dptr_ + (o * inner + i) * rows * dst->stride_, dst->stride_);
@@ -280,7 +290,7 @@ inline void ScatterPlanes(Tensor<cpu, dim, DType>* dst, index_t planes, index_t 
   const index_t inner = planes / outer;
   ScatterPlaneBlocks<Saver>(
       dst, outer, inner, rows, cols, 1, work,
-      [&](index_t i, index_t o, index_t, DType* buf) { scatter(o * inner + i, buf); });
+      [&](index_t i, index_t o, index_t, DType* buf, index_t) { scatter(o * inner + i, buf); });
 }
 
 /*!

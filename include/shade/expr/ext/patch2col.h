@@ -319,229 +319,48 @@ struct TensorEvaluator<UnpackPatchToColXExp<SrcExp, DType, srcdim>> {
 namespace detail {
 SHADE_TARGET_NAMESPACE_BEGIN
 namespace hn = packet::hn;
-#if HWY_TARGET != HWY_SCALAR && HWY_TARGET != HWY_EMU128
-/*! \brief col2im of T has the packet form of Col2PatchPlaneInPackets. */
-template <typename T>
-constexpr bool kCol2PatchPackets = packet::kIsFloat<T>;
-/*! \brief Whether the geometry fits it: stride 1, no dilation, an image row within one packet. */
-template <typename T>
-inline bool Col2PatchRowsFit(const PatchGeometry& g) {
-  return g.pstride_y == 1 && g.pstride_x == 1 && g.pdilate_y == 1 && g.pdilate_x == 1 &&
-         g.width <= static_cast<index_t>(hn::Lanes(packet::Tag<T>()));
-}
-
-/*!
- * \brief The lookup indices of the col2im plane loops, per kx (kw <= width <= Lanes), as lane
- *  values (vectors cannot be array elements on every Highway target). Built once per
- *  evaluation: rebuilt per plane, the vector loads of entries just written lane by lane waited
- *  on store forwarding (a third of the plane's time).
- *  - `index` (Col2PatchPlaneInPackets): lane j takes patch-row lane j - kx, or lane Lanes - 1
- *    outside [kx, kx + ow), which is zero unless kx = 0 and ow = Lanes.
- *  - `pair_lo`, `pair_hi`, `pair_in` (Col2PatchPlanePairs, a packet holding patch rows oy and
- *    oy + 1): lane j takes lane j - kx (row oy) or j - kx + ow (row oy + 1) where `pair_in` is
- *    all ones, that is inside [kx, kx + ow); the other lanes are zeroed.
- */
-template <typename T>
-struct Col2PatchTable {
-  using TI = hn::TFromD<hn::RebindToSigned<packet::Tag<T>>>;  ///< Lane index type.
-  /*! \brief Entries per table: room for kw <= Lanes rows of Lanes lanes. */
-  static constexpr std::size_t kEntries = packet::kMaxLanes<T> * packet::kMaxLanes<T>;
-  HWY_ALIGN TI index[kEntries];    ///< kw x Lanes lanes of Col2PatchPlaneInPackets.
-  HWY_ALIGN TI pair_lo[kEntries];  ///< kw x Lanes lanes from the pair's first row.
-  HWY_ALIGN TI pair_hi[kEntries];  ///< kw x Lanes lanes from the pair's second row.
-  HWY_ALIGN TI pair_in[kEntries];  ///< kw x Lanes: all ones inside [kx, kx + ow), else 0.
-  /*! \brief The entries of geometry g. */
-  explicit Col2PatchTable(const PatchGeometry& g) {
-    const index_t lanes = static_cast<index_t>(hn::Lanes(packet::Tag<T>()));
-    for (index_t kx = 0; kx < g.psize_x; ++kx) {
-      for (index_t j = 0; j < lanes; ++j) {
-        const bool in = j >= kx && j < kx + g.o_width;
-        index[kx * lanes + j] = static_cast<TI>(in ? j - kx : lanes - 1);
-        pair_lo[kx * lanes + j] = static_cast<TI>(in ? j - kx : 0);
-        pair_hi[kx * lanes + j] = static_cast<TI>(in ? j - kx + g.o_width : 0);
-        pair_in[kx * lanes + j] = static_cast<TI>(in ? -1 : 0);
-      }
-    }
-  }
-};
-
-/*!
- * \brief col2im of plane (n, c) when an image row fits one packet (Col2PatchRowsFit): each row
- *  y is summed in a register from the patch rows that cover it, in the (ky, kx) order of the
- *  element loop (so the same bits), each patch row loaded with its ow elements and moved to
- *  lanes [kx, kx + ow) by a table lookup (`table`); the sum is stored once into `buf`
- *  (height x width). Why: the scatter into a plane buffer spent about 12 cycles per 8-element
- *  patch row on loop overhead and on loads that overlap the previous row's store; here a patch
- *  row costs a load, a lookup and an add. Four rows are summed together, each in its own
- *  register: one row at a time, each addition waited on the previous one (up to kh x kw in a
- *  chain).
- */
-template <typename T>
-void Col2PatchPlaneInPackets(const RowsView<T>& mat, const PatchGeometry& g,
-                             const Col2PatchTable<T>& table, index_t n, index_t c, T* buf) {
-  constexpr index_t kCol2PatchRows = 4;
-  const packet::Tag<T> d;
-  const index_t lanes = static_cast<index_t>(hn::Lanes(d));
-  const index_t oh = g.o_height, ow = g.o_width, kh = g.psize_y, kw = g.psize_x;
-  const index_t windows = oh * ow;
-  const T* first_row = mat.Row(c * kh * kw) + n * windows;
-  const std::size_t row_elems = static_cast<std::size_t>(ow);
-  for (index_t y0 = 0; y0 < g.height; y0 += kCol2PatchRows) {
-    const index_t rows = std::min(kCol2PatchRows, g.height - y0);
-    // Rows y0 + r, r < kCol2PatchRows, each summed in its own register. The patch rows
-    // oy = y - ky in [0, oh) cover image row y; ky runs over the union of the rows' ranges, and
-    // a row outside its range (or past the plane) adds a zero vector instead: a sum that starts
-    // at +0 is never -0, so adding +0 leaves its bits unchanged (as for the lanes outside a
-    // patch row).
-    const index_t ky_begin = std::max<index_t>(0, y0 - oh + 1);
-    const index_t ky_end = std::min(kh, y0 + rows);
-    auto acc0 = hn::Zero(d), acc1 = acc0, acc2 = acc0, acc3 = acc0;
-    for (index_t ky = ky_begin; ky < ky_end; ++ky) {
-      std::size_t count[kCol2PatchRows];
-      index_t offset[kCol2PatchRows];
-      for (index_t r = 0; r < kCol2PatchRows; ++r) {
-        const index_t oy = y0 + r - ky;
-        const bool covers = r < rows && oy >= 0 && oy < oh;
-        count[r] = covers ? row_elems : 0;
-        offset[r] = covers ? oy * ow : 0;
-      }
-      const T* col = first_row + ky * kw * mat.ld;
-      for (index_t kx = 0; kx < kw; ++kx, col += mat.ld) {
-        const auto idx = hn::SetTableIndices(d, table.index + kx * lanes);
-        acc0 = hn::Add(acc0,
-                       hn::TableLookupLanes(packet::LoadFirst(d, col + offset[0], count[0]), idx));
-        acc1 = hn::Add(acc1,
-                       hn::TableLookupLanes(packet::LoadFirst(d, col + offset[1], count[1]), idx));
-        acc2 = hn::Add(acc2,
-                       hn::TableLookupLanes(packet::LoadFirst(d, col + offset[2], count[2]), idx));
-        acc3 = hn::Add(acc3,
-                       hn::TableLookupLanes(packet::LoadFirst(d, col + offset[3], count[3]), idx));
-      }
-    }
-    const auto width = static_cast<std::size_t>(g.width);
-    T* out = buf + y0 * g.width;
-    packet::StoreFirst(d, acc0, out, width);
-    if (rows > 1) packet::StoreFirst(d, acc1, out + g.width, width);
-    if (rows > 2) packet::StoreFirst(d, acc2, out + 2 * g.width, width);
-    if (rows > 3) packet::StoreFirst(d, acc3, out + 3 * g.width, width);
-  }
-}
-
-/*! \brief Most image rows Col2PatchPlanePairs keeps (its running sums live on the stack). */
-constexpr index_t kCol2PatchPairRows = 64;
-/*! \brief Whether Col2PatchPlanePairs fits g (besides Col2PatchRowsFit): two patch rows fit a
- *  packet and the plane has at most kCol2PatchPairRows rows. */
-template <typename T>
-inline bool Col2PatchPairsFit(const PatchGeometry& g) {
-  return 2 * g.o_width <= static_cast<index_t>(hn::Lanes(packet::Tag<T>())) &&
-         g.height <= kCol2PatchPairRows;
-}
-
-/*!
- * \brief col2im of plane (n, c) when two patch rows fit a packet (Col2PatchPairsFit): patch rows
- *  oy and oy + 1 of a kernel row are contiguous, so one load brings both, and two table
- *  lookups (`table.pair_*`) move them to lanes [kx, kx + ow) of image rows oy + ky and
- *  oy + 1 + ky. Each image row's running sum is a packet in `rows`, read and written once
- *  per (ky, pair) and kept in registers over kx, so every element still receives its
- *  contributions in the element loop's (ky, kx) order, from +0 (the same bits). Why: against
- *  Col2PatchPlaneInPackets, one load and no zero vectors per two patch rows; conv2's planes
- *  (8-float patch rows, AVX-512) 1.2-1.35x faster in cache.
- */
-template <typename T>
-void Col2PatchPlanePairs(const RowsView<T>& mat, const PatchGeometry& g,
-                         const Col2PatchTable<T>& table, index_t n, index_t c, T* buf) {
-  const packet::Tag<T> d;
-  const hn::RebindToSigned<decltype(d)> di;
-  const index_t lanes = static_cast<index_t>(hn::Lanes(d));
-  const index_t oh = g.o_height, ow = g.o_width, kh = g.psize_y, kw = g.psize_x;
-  HWY_ALIGN T rows[kCol2PatchPairRows * packet::kMaxLanes<T>];
-  for (index_t y = 0; y < g.height; ++y) hn::Store(hn::Zero(d), d, rows + y * lanes);
-  const T* first_row = mat.Row(c * kh * kw) + n * oh * ow;
-  // Lanes [kx, kx + ow) of the lookup of patch rows in `v` by `index`, the others zero.
-  const auto place = [&](index_t kx, const typename Col2PatchTable<T>::TI* index, auto v) {
-    const auto in = hn::MaskFromVec(hn::BitCast(d, hn::Load(di, table.pair_in + kx * lanes)));
-    return hn::IfThenElseZero(in, hn::TableLookupLanes(v, hn::SetTableIndices(d, index)));
-  };
-  for (index_t ky = 0; ky < kh; ++ky) {
-    const T* kernel_row = first_row + ky * kw * mat.ld;
-    index_t oy = 0;
-    for (; oy + 2 <= oh; oy += 2) {
-      T* sums = rows + (oy + ky) * lanes;
-      auto s0 = hn::Load(d, sums), s1 = hn::Load(d, sums + lanes);
-      const T* col = kernel_row + oy * ow;
-      for (index_t kx = 0; kx < kw; ++kx, col += mat.ld) {
-        const auto v = packet::LoadFirst(d, col, static_cast<std::size_t>(2 * ow));
-        s0 = hn::Add(s0, place(kx, table.pair_lo + kx * lanes, v));
-        s1 = hn::Add(s1, place(kx, table.pair_hi + kx * lanes, v));
-      }
-      hn::Store(s0, d, sums);
-      hn::Store(s1, d, sums + lanes);
-    }
-    if (oy < oh) {  // an odd last patch row
-      T* sums = rows + (oy + ky) * lanes;
-      auto s0 = hn::Load(d, sums);
-      const T* col = kernel_row + oy * ow;
-      for (index_t kx = 0; kx < kw; ++kx, col += mat.ld) {
-        const auto v = packet::LoadFirst(d, col, static_cast<std::size_t>(ow));
-        s0 = hn::Add(s0, place(kx, table.pair_lo + kx * lanes, v));
-      }
-      hn::Store(s0, d, sums);
-    }
-  }
-  for (index_t y = 0; y < g.height; ++y) {
-    packet::StoreFirst(d, hn::Load(d, rows + y * lanes), buf + y * g.width,
-                       static_cast<std::size_t>(g.width));
-  }
-}
-#else  // scalar targets: the scatter below runs (declarations for name lookup only)
-template <typename T>
-constexpr bool kCol2PatchPackets = false;
-template <typename T>
-bool Col2PatchRowsFit(const PatchGeometry& g);
-template <typename T>
-struct Col2PatchTable {
-  explicit Col2PatchTable(const PatchGeometry& g);
-};
-template <typename T>
-void Col2PatchPlaneInPackets(const RowsView<T>& mat, const PatchGeometry& g,
-                             const Col2PatchTable<T>& table, index_t n, index_t c, T* buf);
-template <typename T>
-bool Col2PatchPairsFit(const PatchGeometry& g);
-template <typename T>
-void Col2PatchPlanePairs(const RowsView<T>& mat, const PatchGeometry& g,
-                         const Col2PatchTable<T>& table, index_t n, index_t c, T* buf);
-#endif
-/*! \brief Bytes of planes one col2patch unit sums at once (ScatterPlaneBlocks): the block
- *  stays in L1 while the unit reads each of its kernel rows once. */
+/*! \brief Bytes of planes one col2patch unit sums at once (ScatterPlaneBlocks): conv2's 128
+ *  images of a channel (72 KiB) in one block, which stays in L2 while the unit reads each of its
+ *  kernel rows once. Blocks of 16 KiB (28 images, so pieces of 7 KiB per kernel row) were
+ *  1.3-1.5x slower at 1 thread (AVX2, Zen 3). */
 constexpr std::size_t kCol2PatchBlockBytes = 1 << 17;
 
+/*! \brief How far ahead of its reads Col2PatchBlock prefetches the column matrix. */
+constexpr std::uintptr_t kCol2PatchPrefetchBytes = 4096;
+
 /*!
- * \brief to[x * step] += from[x] for x < count. With step 1 and float T: `kPackets` full
- *  packets (-1: as many as fit, counted at run time), then a half packet where one fits, then
- *  single elements. Why the fixed count: a loop over conv2's single 8-float packet, with its
- *  trip count known only at run time, ran col2patch 2-3x slower than the same adds unrolled
- *  (AVX2, Zen 3; bench/RESULTS.md "col2patch in blocks").
+ * \brief to[x * step] += from[x] for x < count. kPackets >= 0 (then step is 1 and T a float):
+ *  the row is exactly kPackets full packets, a half packet if kHalf, and single elements if
+ *  kSingles. kPackets < 0: any row (packets counted at run time where step is 1). Why fixed
+ *  sizes: with the counts and tail checks at run time, conv2's rows of one 8-float packet made
+ *  col2patch 1.5-2x slower (AVX2, Zen 3; bench/RESULTS.md "col2patch in blocks").
  */
-template <int kPackets, typename T>
+template <int kPackets, bool kHalf, bool kSingles, typename T>
 HWY_INLINE void Col2PatchAddRun(T* HWY_RESTRICT to, const T* HWY_RESTRICT from, index_t count,
                                 index_t step) {
   index_t x = 0;
 #if HWY_TARGET != HWY_SCALAR && HWY_TARGET != HWY_EMU128
   if constexpr (packet::kIsFloat<T>) {
-    if (step == 1) {
-      const packet::Tag<T> d;
-      const index_t lanes = static_cast<index_t>(hn::Lanes(d));
-      if constexpr (kPackets >= 0) {
-        for (int p = 0; p < kPackets; ++p, x += lanes) {
-          hn::StoreU(hn::Add(hn::LoadU(d, to + x), hn::LoadU(d, from + x)), d, to + x);
-        }
-      } else {
-        for (; x + lanes <= count; x += lanes) {
-          hn::StoreU(hn::Add(hn::LoadU(d, to + x), hn::LoadU(d, from + x)), d, to + x);
-        }
+    const packet::Tag<T> d;
+    const hn::Half<decltype(d)> dh;
+    const index_t lanes = static_cast<index_t>(hn::Lanes(d));
+    const index_t half = static_cast<index_t>(hn::Lanes(dh));
+    if constexpr (kPackets >= 0) {
+      for (int p = 0; p < kPackets; ++p, x += lanes) {
+        hn::StoreU(hn::Add(hn::LoadU(d, to + x), hn::LoadU(d, from + x)), d, to + x);
       }
-      const hn::Half<decltype(d)> dh;
-      const index_t half = static_cast<index_t>(hn::Lanes(dh));
+      if constexpr (kHalf) {
+        hn::StoreU(hn::Add(hn::LoadU(dh, to + x), hn::LoadU(dh, from + x)), dh, to + x);
+        x += half;
+      }
+      if constexpr (kSingles) {
+        for (; x < count; ++x) to[x] = T(to[x] + from[x]);
+      }
+      return;
+    } else if (step == 1) {
+      for (; x + lanes <= count; x += lanes) {
+        hn::StoreU(hn::Add(hn::LoadU(d, to + x), hn::LoadU(d, from + x)), d, to + x);
+      }
       if (x + half <= count) {
         hn::StoreU(hn::Add(hn::LoadU(dh, to + x), hn::LoadU(dh, from + x)), dh, to + x);
         x += half;
@@ -553,72 +372,117 @@ HWY_INLINE void Col2PatchAddRun(T* HWY_RESTRICT to, const T* HWY_RESTRICT from, 
 }
 
 /*!
- * \brief col2im of planes (n, c), n in [n_begin, n_end), summed into `buf` (those planes, dense):
- *  for each (ky, kx) the unit reads its piece of kernel row (c, ky, kx) front to back, one long
- *  run, and adds each patch row into its place in every plane of the block. An element thus
- *  receives its contributions in the element loop's (ky, kx) order, from +0 (the same bits).
- *  Why: one plane at a time read 25 pieces of 256 bytes from rows 32 KiB apart per conv2 plane,
- *  which share L1 sets and defeat the prefetchers (bench/RESULTS.md "col2patch in blocks").
+ * \brief col2im of planes (n, c), n in [n_begin, n_end), summed into the planes (dense rows,
+ *  +0 on entry) at planes + (n - n_begin) * plane_step: for each (ky, kx) the unit reads its
+ *  piece of kernel row (c, ky, kx) front to back, one long run, and adds each patch row into its
+ *  place in every plane of the block. An element thus receives its contributions in the element
+ *  loop's (ky, kx) order, from +0 (the same bits). The lines kCol2PatchPrefetchBytes ahead of
+ *  each plane's piece are prefetched (addresses formed as integers, never dereferenced). Why:
+ *  one plane at a time read 25 pieces of 256 bytes from rows 32 KiB apart per conv2 plane, which
+ *  share L1 sets and defeat the prefetchers; and with the hardware prefetcher alone the adds
+ *  waited on the rows' reads (bench/RESULTS.md "col2patch in blocks").
  */
-template <int kPackets, typename T>
+template <int kPackets, bool kHalf, bool kSingles, typename T>
 void Col2PatchBlock(const RowsView<T>& mat, const PatchGeometry& g, index_t c, index_t n_begin,
-                    index_t n_end, T* buf) {
-  // Locals: stores through `to` would otherwise make the compiler reload g per patch row.
-  const index_t width = g.width, area = g.height * width, oh = g.o_height, ow = g.o_width;
+                    index_t n_end, T* planes, index_t plane_step) {
+  // Locals: stores through the planes would otherwise make the compiler reload g per row.
+  const index_t width = g.width, oh = g.o_height, ow = g.o_width;
   const index_t kh = g.psize_y, kw = g.psize_x, sx = g.pstride_x, row_step = g.pstride_y * width;
-  const index_t ld = mat.ld;
-  const T* first_row = mat.Row(c * kh * kw) + n_begin * oh * ow;
+  const index_t ld = mat.ld, piece = oh * ow;
+  const std::uintptr_t piece_bytes = static_cast<std::uintptr_t>(piece) * sizeof(T);
+  const T* first_row = mat.Row(c * kh * kw) + n_begin * piece;
   for (index_t ky = 0; ky < kh; ++ky) {
     for (index_t kx = 0; kx < kw; ++kx) {
       const T* col = first_row + (ky * kw + kx) * ld;
-      T* plane = buf + ky * g.pdilate_y * width + kx * g.pdilate_x;
-      for (index_t n = n_begin; n < n_end; ++n, plane += area) {
+      T* plane = planes + ky * g.pdilate_y * width + kx * g.pdilate_x;
+      for (index_t n = n_begin; n < n_end; ++n, plane += plane_step) {
+        const std::uintptr_t ahead =
+            reinterpret_cast<std::uintptr_t>(col) + kCol2PatchPrefetchBytes;
+        for (std::uintptr_t a = 0; a < piece_bytes; a += 64) {
+          hwy::Prefetch(reinterpret_cast<const T*>(ahead + a));
+        }
         T* to = plane;
         for (index_t oy = 0; oy < oh; ++oy, col += ow, to += row_step) {
-          Col2PatchAddRun<kPackets>(to, col, ow, sx);
+          Col2PatchAddRun<kPackets, kHalf, kSingles>(to, col, ow, sx);
         }
       }
     }
   }
 }
 
-/*! \brief Col2PatchBlock with its full-packet count fixed where a patch row has up to four. */
+/*! \brief Col2PatchBlock with the row's make-up fixed where it has up to four full packets. */
 template <typename T>
 void Col2PatchBlockAnyWidth(const RowsView<T>& mat, const PatchGeometry& g, index_t c,
-                            index_t n_begin, index_t n_end, T* buf) {
-  index_t packets = -1;
+                            index_t n_begin, index_t n_end, T* planes, index_t plane_step) {
+  int kind = -1;  // 4 * packets + 2 * half + singles, or -1
 #if HWY_TARGET != HWY_SCALAR && HWY_TARGET != HWY_EMU128
   if (packet::kIsFloat<T> && g.pstride_x == 1) {
-    packets = g.o_width / static_cast<index_t>(hn::Lanes(packet::Tag<T>()));
+    const index_t lanes = static_cast<index_t>(hn::Lanes(packet::Tag<T>()));
+    const index_t packets = g.o_width / lanes, rest = g.o_width - packets * lanes;
+    const index_t half = rest >= lanes / 2 ? 1 : 0;
+    if (packets <= 4) {
+      kind = static_cast<int>(4 * packets + 2 * half + (rest - half * (lanes / 2) > 0 ? 1 : 0));
+    }
   }
 #endif
-  switch (packets) {
+  switch (kind) {
     case 0:
-      return Col2PatchBlock<0>(mat, g, c, n_begin, n_end, buf);
+      return Col2PatchBlock<0, false, false>(mat, g, c, n_begin, n_end, planes, plane_step);
     case 1:
-      return Col2PatchBlock<1>(mat, g, c, n_begin, n_end, buf);
+      return Col2PatchBlock<0, false, true>(mat, g, c, n_begin, n_end, planes, plane_step);
     case 2:
-      return Col2PatchBlock<2>(mat, g, c, n_begin, n_end, buf);
+      return Col2PatchBlock<0, true, false>(mat, g, c, n_begin, n_end, planes, plane_step);
     case 3:
-      return Col2PatchBlock<3>(mat, g, c, n_begin, n_end, buf);
+      return Col2PatchBlock<0, true, true>(mat, g, c, n_begin, n_end, planes, plane_step);
     case 4:
-      return Col2PatchBlock<4>(mat, g, c, n_begin, n_end, buf);
+      return Col2PatchBlock<1, false, false>(mat, g, c, n_begin, n_end, planes, plane_step);
+    case 5:
+      return Col2PatchBlock<1, false, true>(mat, g, c, n_begin, n_end, planes, plane_step);
+    case 6:
+      return Col2PatchBlock<1, true, false>(mat, g, c, n_begin, n_end, planes, plane_step);
+    case 7:
+      return Col2PatchBlock<1, true, true>(mat, g, c, n_begin, n_end, planes, plane_step);
+    case 8:
+      return Col2PatchBlock<2, false, false>(mat, g, c, n_begin, n_end, planes, plane_step);
+    case 9:
+      return Col2PatchBlock<2, false, true>(mat, g, c, n_begin, n_end, planes, plane_step);
+    case 10:
+      return Col2PatchBlock<2, true, false>(mat, g, c, n_begin, n_end, planes, plane_step);
+    case 11:
+      return Col2PatchBlock<2, true, true>(mat, g, c, n_begin, n_end, planes, plane_step);
+    case 12:
+      return Col2PatchBlock<3, false, false>(mat, g, c, n_begin, n_end, planes, plane_step);
+    case 13:
+      return Col2PatchBlock<3, false, true>(mat, g, c, n_begin, n_end, planes, plane_step);
+    case 14:
+      return Col2PatchBlock<3, true, false>(mat, g, c, n_begin, n_end, planes, plane_step);
+    case 15:
+      return Col2PatchBlock<3, true, true>(mat, g, c, n_begin, n_end, planes, plane_step);
+    case 16:
+      return Col2PatchBlock<4, false, false>(mat, g, c, n_begin, n_end, planes, plane_step);
+    case 17:
+      return Col2PatchBlock<4, false, true>(mat, g, c, n_begin, n_end, planes, plane_step);
+    case 18:
+      return Col2PatchBlock<4, true, false>(mat, g, c, n_begin, n_end, planes, plane_step);
+    case 19:
+      return Col2PatchBlock<4, true, true>(mat, g, c, n_begin, n_end, planes, plane_step);
     default:
-      return Col2PatchBlock<-1>(mat, g, c, n_begin, n_end, buf);
+      return Col2PatchBlock<-1, false, false>(mat, g, c, n_begin, n_end, planes, plane_step);
   }
 }
 SHADE_TARGET_NAMESPACE_END
 }  // namespace detail
 
 /*!
- * \brief col2im of a column matrix stored in memory: one work unit per image plane (n, c),
- *  which scatter-adds its patches into a plane buffer, in the (ky, kx) order the element loop
- *  sums them (so the values are identical), then stores the plane. Threaded over planes,
- *  visited channel by channel (all n for c = 0 first): a plane reads a piece of each of its
- *  channel's kernel rows, so consecutive planes then read consecutive pieces of the same rows.
- *  In image order (n first) one image's planes read every kernel row of the matrix, rows that
- *  are a power-of-two apart at the CNN's shapes and evict each other from the caches: 2.8x
- *  slower at conv2's shape (bench/RESULTS.md, "col2patch channel by channel").
+ * \brief col2im of a column matrix stored in memory: one work unit per block of image planes
+ *  (n, c) of one channel, summed by Col2PatchBlock in the (ky, kx) order the element loop sums
+ *  them (so the values are identical), then stored. Threaded over blocks, visited channel by
+ *  channel: a block reads a long piece of each of its channel's kernel rows, and consecutive
+ *  blocks read consecutive pieces. In image order (n first) one image's planes read every
+ *  kernel row of the matrix, rows that are a power-of-two apart at the CNN's shapes and evict
+ *  each other from the caches: 2.8x slower at conv2's shape (bench/RESULTS.md, "col2patch
+ *  channel by channel"); one plane at a time, each plane read 25 short pieces (bench/RESULTS.md
+ *  "col2patch in blocks").
  */
 template <typename SrcExp, typename DType, int dstdim>
 struct TensorEvaluator<PackColToPatchXExp<SrcExp, DType, dstdim>> {
@@ -631,33 +495,30 @@ struct TensorEvaluator<PackColToPatchXExp<SrcExp, DType, dstdim>> {
     detail::RowsView<DType> mat;
     if (!detail::DirectRows<SrcExp>::Get(e.mat_, &mat)) return false;
     const PatchGeometry g = e.g_;
-    if constexpr (detail::kCol2PatchPackets<DType>) {
-      if (detail::Col2PatchRowsFit<DType>(g)) {
-        const detail::Col2PatchTable<DType> table(g);
-        const bool pairs = detail::Col2PatchPairsFit<DType>(g);
-        detail::ScatterPlanes<Saver>(
-            dst, g.num * g.channel, g.height, g.width, g.height * g.width * g.psize_y * g.psize_x,
-            [&mat, g, &table, pairs](index_t u, DType* buf) {
-              const index_t n = u / g.channel, c = u - n * g.channel;
-              if (pairs) {
-                detail::Col2PatchPlanePairs(mat, g, table, n, c, buf);
-              } else {
-                detail::Col2PatchPlaneInPackets(mat, g, table, n, c, buf);
-              }
-            },
-            g.num);
-        return true;
-      }
-    }
     const index_t area = g.height * g.width;
     const index_t block =
         std::max<index_t>(1, static_cast<index_t>(detail::kCol2PatchBlockBytes / sizeof(DType)) /
                                  std::max<index_t>(area, 1));
+    // The sums may go straight into dst (ScatterPlaneBlocks' in_place) when the column matrix
+    // lies wholly outside it: 6% less time at conv2's shape, 1 thread (no buffer to store).
+    bool apart = true;
+    if (dst->shape_.Size() > 0 && mat.rows > 0 && mat.cols > 0) {
+      const auto dst_begin = reinterpret_cast<std::uintptr_t>(dst->dptr_);
+      const auto dst_end =
+          dst_begin + sizeof(DType) * static_cast<std::size_t>(
+                                          (dst->shape_.ProdShape(0, dim - 1) - 1) * dst->stride_ +
+                                          dst->shape_[dim - 1]);
+      const auto mat_begin = reinterpret_cast<std::uintptr_t>(mat.ptr);
+      const auto mat_end =
+          mat_begin + sizeof(DType) * static_cast<std::size_t>((mat.rows - 1) * mat.ld + mat.cols);
+      apart = mat_end <= dst_begin || dst_end <= mat_begin;
+    }
     detail::ScatterPlaneBlocks<Saver>(
         dst, g.num, g.channel, g.height, g.width, block, area * g.psize_y * g.psize_x,
-        [&mat, g](index_t c, index_t n_begin, index_t n_end, DType* buf) {
-          detail::Col2PatchBlockAnyWidth(mat, g, c, n_begin, n_end, buf);
-        });
+        [&mat, g](index_t c, index_t n_begin, index_t n_end, DType* planes, index_t plane_step) {
+          detail::Col2PatchBlockAnyWidth(mat, g, c, n_begin, n_end, planes, plane_step);
+        },
+        apart);
     return true;
   }
 };
