@@ -238,13 +238,14 @@ inline index_t UnitGrain(index_t elems) {
 /*!
  * \brief THE plane loop of the scatter evaluators (col2patch, unpool). The planes, numbered
  *  u = o * inner + i (o < outer, i < inner), go in units of up to `block` planes of one i and
- *  consecutive o, visited i-major (all o for i = 0 first); each unit's zeroed buffer of
- *  rows x cols planes receives `scatter(i, o_begin, o_end, buf)`'s sums (plane o at
- *  buf + (o - o_begin) * rows * cols), then each plane is stored into destination rows
- *  [u * rows, (u + 1) * rows) through Saver. Threaded over units (one buffer per chunk); `work` is
- *  the element work per plane, for the grain. col2patch visits (n, c) planes channel by channel
- *  so that its reads walk each kernel row of the column matrix front to back, and in blocks so
- *  that each piece it reads is long.
+ *  consecutive o, visited i-major (all o for i = 0 first). Each unit's planes start at +0 and
+ *  receive `scatter(i, o_begin, o_end, planes, plane_step)`'s sums: plane o, dense rows x cols,
+ *  at planes + (o - o_begin) * plane_step. They are then stored into destination rows
+ *  [u * rows, (u + 1) * rows) through Saver. Threaded over units; `work` is the element work per
+ *  plane, for the grain. With `in_place` (the caller's sources do not overlap dst), a `=` into
+ *  dense rows sums in dst itself; otherwise in a buffer per chunk, then stored. col2patch visits
+ *  (n, c) planes channel by channel so that its reads walk each kernel row of the column matrix
+ *  front to back, and in blocks so that each piece it reads is long.
  */
 template <typename Saver, int dim, typename DType, typename Scatter>
 inline void ScatterPlaneBlocks(Tensor<cpu, dim, DType>* dst, index_t outer, index_t inner,
@@ -279,8 +280,8 @@ inline void ScatterPlaneBlocks(Tensor<cpu, dim, DType>* dst, index_t outer, inde
 }
 
 /*!
- * \brief ScatterPlaneBlocks one plane at a time: plane u in [0, planes) receives
- *  `scatter(u, buf)`; with `outer` > 1 (`planes` a multiple of it) planes
+ * \brief ScatterPlaneBlocks one plane at a time, always through a buffer: plane u in
+ *  [0, planes) receives `scatter(u, buf)`; with `outer` > 1 (`planes` a multiple of it) planes
  *  u = o * (planes / outer) + i are visited i-major.
  */
 template <typename Saver, int dim, typename DType, typename Scatter>
