@@ -92,6 +92,17 @@ void StoreEither(Dst& dst, int saver, bool general, const E& e) {  // NOLINT(run
   }
 }
 
+// The direct paths' overlap test: ranges that touch are apart, any shared byte is not.
+TEST(FastPathHelpers, RangesApart) {
+  unsigned char b[16];
+  EXPECT_TRUE(shade::expr::detail::RangesApart(b, b + 4, b + 4, b + 8));   // touching
+  EXPECT_TRUE(shade::expr::detail::RangesApart(b + 8, b + 12, b, b + 8));  // touching, reversed
+  EXPECT_FALSE(shade::expr::detail::RangesApart(b, b + 5, b + 4, b + 8));  // one byte shared
+  EXPECT_FALSE(shade::expr::detail::RangesApart(b + 4, b + 8, b, b + 5));
+  EXPECT_FALSE(shade::expr::detail::RangesApart(b, b + 16, b + 6, b + 7));  // contained
+  EXPECT_TRUE(shade::expr::detail::RangesApart(b, b + 2, b + 9, b + 16));   // disjoint
+}
+
 TYPED_TEST(FastPathTest, Patch2ColAndCol2Patch) {
   using T = TypeParam;
   struct Case {

@@ -194,6 +194,17 @@ SHADE_XINLINE void CopyShortRuns(index_t runs, unsigned char* dst, index_t dst_s
 }
 
 /*!
+ * \brief Whether the byte ranges [a, a_end) and [b, b_end) share no byte, compared as integers
+ *  (the ranges may belong to different objects). THE overlap test of the layout evaluators'
+ *  direct paths (SaveRun's copies, im2col's row copies, col2patch's in-place sums).
+ */
+inline bool RangesApart(const void* a, const void* a_end, const void* b, const void* b_end) {
+  const auto a0 = reinterpret_cast<std::uintptr_t>(a), a1 = reinterpret_cast<std::uintptr_t>(a_end);
+  const auto b0 = reinterpret_cast<std::uintptr_t>(b), b1 = reinterpret_cast<std::uintptr_t>(b_end);
+  return a1 <= b0 || b1 <= a0;
+}
+
+/*!
  * \brief dst[i] Saver= src[i] for i < n (`src` a pointer or kernel::Scalar): a plain copy or
  *  fill for `=` (short runs cost no packet tail), else the kernels' packet loop.
  */
@@ -203,10 +214,10 @@ SHADE_XINLINE void SaveRun(index_t n, DType* dst, Src src) {
     kernel::MapRun<Saver, op::identity>(n, dst, src);
   } else if constexpr (std::is_pointer<Src>::value) {
     const std::size_t bytes = static_cast<std::size_t>(n > 0 ? n : 0) * sizeof(DType);
-    const auto d = reinterpret_cast<std::uintptr_t>(dst);
-    const auto s = reinterpret_cast<std::uintptr_t>(src);
+    const auto* d = reinterpret_cast<const unsigned char*>(dst);
+    const auto* s = reinterpret_cast<const unsigned char*>(src);
     if (std::is_trivially_copyable<DType>::value && bytes <= kShortRunBytes &&
-        (d + bytes <= s || s + bytes <= d)) {
+        RangesApart(d, d + bytes, s, s + bytes)) {
       CopyShortRun(reinterpret_cast<unsigned char*>(dst),
                    reinterpret_cast<const unsigned char*>(src), bytes);
       return;
