@@ -207,7 +207,7 @@ TYPED_TEST(FastPathTest, PoolAndUnpool) {
                                                               // trailing row and column
                         {Shape4(2, 3, 8, 8), 2, 2, 2, 2},     // the CNN's second pooling (4 wide)
                         {Shape4(1, 3, 10, 8), 2, 2, 2, 2},    // 15 pooled rows of 4: groups of
-                                                              // four rows and a rest of three
+                                                              // four (or two) rows and a rest
                         {Shape4(3, 1, 6, 5), 2, 2, 2, 2},     // 2 windows and a trailing column
                         {Shape4(2, 3, 6, 15), 2, 2, 2, 2},    // 7 windows: one masked packet
                                                               // per row (AVX2; double on AVX-512)
@@ -227,8 +227,8 @@ TYPED_TEST(FastPathTest, PoolAndUnpool) {
     psum.t = pool<red::sum>(src.t * T(1), c.ky, c.kx, c.sy, c.sx);
     pavg.t = pool<red::avg>(src.t * T(1), c.ky, c.kx, c.sy, c.sx);
     grad.FillRandom(3, -4, 4);
-    // Padded and dense destinations: a dense one whose rows are a quarter of a packet takes
-    // four pooled rows per packet.
+    // Padded and dense destinations: a dense one whose rows are a quarter (a half) of a packet
+    // takes four (two) pooled rows per packet.
     for (index_t pad : {1, 0}) {
       CompareWithElementLoop<T, 4>(ps, pad, [&](Tensor<cpu, 4, T>& dst, int saver, bool general) {
         StoreEither<T>(dst, saver, general, pool<red::maximum>(src.t, c.ky, c.kx, c.sy, c.sx));
@@ -284,8 +284,8 @@ TYPED_TEST(FastPathTest, PoolSpecialValues) {
     // addition returns depends on operand order, which the compiler may swap
     const T specials[] = {T(0), -T(0), nan, inf, T(2), T(1), -T(1), T(0.5)};
     // Rows of 18 windows from a padded source into padded destinations; rows of 12, 8, 4 and 2
-    // dense throughout (pool: four pooled rows per packet where a source row is half a packet;
-    // unpool: a pair of source rows as whole packets, one, two or three).
+    // dense throughout (pool: four or two pooled rows per packet where a source row is half a
+    // packet or one; unpool: a pair of source rows as whole packets, one, two or three).
     for (index_t width : {36, 24, 16, 8, 4}) {
       const Shape<4> ss = Shape4(3, 5, 10, width), ps = Shape4(3, 5, 5, width / 2);
       const index_t dst_pad = width == 36 ? 1 : 0;

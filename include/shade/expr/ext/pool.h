@@ -255,7 +255,22 @@ void Pool2x2Rows(const T* in, index_t ld, T* out, index_t pitch, index_t pw, ind
   Reducer::SetInitValue(init);
   index_t r = b;
   const packet::Tag<T> d;
-  if (4 * pw == static_cast<index_t>(hn::Lanes(d)) && pitch == pw) {
+  const index_t lanes = static_cast<index_t>(hn::Lanes(d));
+  if (2 * pw == lanes && pitch == pw) {
+    // A source row is one vector (the CNN's 8-wide planes on AVX2): two pooled rows per vector.
+    // Source rows 2r and 2r + 2 (the upper rows of the two windows' pairs) fill the low and the
+    // high half of the even and odd lanes, then rows 2r + 1 and 2r + 3: PoolPairsBlock's order.
+    // Row by row, each 4-window row took a 128-bit block of its own: 0.28x of memcpy on AVX2.
+    for (; r + 2 <= end; r += 2) {
+      const T* s = in + 2 * r * ld;
+      auto acc = FoldPairs<Reducer>(d, hn::Set(d, init), hn::LoadU(d, s + 2 * ld), hn::LoadU(d, s));
+      acc = FoldPairs<Reducer>(d, acc, hn::LoadU(d, s + 3 * ld), hn::LoadU(d, s + ld));
+      T* o = out + r * pitch;
+      if constexpr (Saver::kReadsDst) acc = Saver::SavePacket(d, hn::LoadU(d, o), acc);
+      hn::StoreU(acc, d, o);
+    }
+  }
+  if (4 * pw == lanes && pitch == pw) {
     // A source row is half a vector (the CNN's 8-wide planes on AVX-512): four pooled rows per
     // vector. Half-vector rows 0, 2, 4, 6 (the upper row of each pair) and 1, 3, 5, 7 make two
     // vectors each; their even and odd lanes are then the four operands of the four pooled rows'
@@ -274,7 +289,6 @@ void Pool2x2Rows(const T* in, index_t ld, T* out, index_t pitch, index_t pw, ind
       hn::StoreU(acc, d, o);
     }
   }
-  const index_t lanes = static_cast<index_t>(hn::Lanes(d));
   if constexpr (packet::kMaskedMemorySafe<T>) {
     if (2 * pw > lanes && pw < lanes) {
       // A row's windows fit one vector but not the blocks of PoolPairsRow (the CNN's 12-window
