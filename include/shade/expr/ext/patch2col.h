@@ -328,44 +328,34 @@ constexpr std::uintptr_t kCol2PatchPrefetchBytes = 4096;
 /*!
  * \brief to[x * step] += from[x] for x < count. kPackets >= 0 (then step is 1 and T a float):
  *  the row is exactly kPackets full packets, a half packet if kHalf, and single elements if
- *  kSingles. kPackets < 0: any row (packets counted at run time where step is 1). Why fixed
+ *  kSingles. kPackets < 0: any row, through SaveRun's packet loop where step is 1. Why fixed
  *  sizes: with the counts and tail checks at run time, conv2's rows of one 8-float packet made
  *  col2patch 1.5-2x slower (AVX2, Zen 3; bench/RESULTS.md "col2patch in blocks").
  */
 template <int kPackets, bool kHalf, bool kSingles, typename T>
 HWY_INLINE void Col2PatchAddRun(T* HWY_RESTRICT to, const T* HWY_RESTRICT from, index_t count,
                                 index_t step) {
-  index_t x = 0;
 #if HWY_TARGET != HWY_SCALAR && HWY_TARGET != HWY_EMU128
-  if constexpr (packet::kIsFloat<T>) {
+  if constexpr (kPackets >= 0 && packet::kIsFloat<T>) {
     const packet::Tag<T> d;
     const hn::Half<decltype(d)> dh;
     const index_t lanes = static_cast<index_t>(hn::Lanes(d));
-    const index_t half = static_cast<index_t>(hn::Lanes(dh));
-    if constexpr (kPackets >= 0) {
-      for (int p = 0; p < kPackets; ++p, x += lanes) {
-        hn::StoreU(hn::Add(hn::LoadU(d, to + x), hn::LoadU(d, from + x)), d, to + x);
-      }
-      if constexpr (kHalf) {
-        hn::StoreU(hn::Add(hn::LoadU(dh, to + x), hn::LoadU(dh, from + x)), dh, to + x);
-        x += half;
-      }
-      if constexpr (kSingles) {
-        for (; x < count; ++x) to[x] = T(to[x] + from[x]);
-      }
-      return;
-    } else if (step == 1) {
-      for (; x + lanes <= count; x += lanes) {
-        hn::StoreU(hn::Add(hn::LoadU(d, to + x), hn::LoadU(d, from + x)), d, to + x);
-      }
-      if (x + half <= count) {
-        hn::StoreU(hn::Add(hn::LoadU(dh, to + x), hn::LoadU(dh, from + x)), dh, to + x);
-        x += half;
-      }
+    index_t x = 0;
+    for (int p = 0; p < kPackets; ++p, x += lanes) {
+      hn::StoreU(hn::Add(hn::LoadU(d, to + x), hn::LoadU(d, from + x)), d, to + x);
     }
+    if constexpr (kHalf) {
+      hn::StoreU(hn::Add(hn::LoadU(dh, to + x), hn::LoadU(dh, from + x)), dh, to + x);
+      x += static_cast<index_t>(hn::Lanes(dh));
+    }
+    if constexpr (kSingles) {
+      for (; x < count; ++x) to[x] = T(to[x] + from[x]);
+    }
+    return;
   }
 #endif
-  for (; x < count; ++x) to[x * step] = T(to[x * step] + from[x]);
+  if (step == 1) return SaveRun<sv::plusto>(count, to, from);
+  for (index_t x = 0; x < count; ++x) to[x * step] = T(to[x * step] + from[x]);
 }
 
 /*!
