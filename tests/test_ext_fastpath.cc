@@ -213,6 +213,9 @@ TYPED_TEST(FastPathTest, PoolAndUnpool) {
                         {Shape4(2, 3, 6, 15), 2, 2, 2, 2},    // 7 windows: one masked packet
                                                               // per row (AVX2; double on AVX-512)
                         {Shape4(2, 3, 6, 58), 2, 2, 2, 2},    // 29 windows: 16 + 8 + 4 + 1
+                        {Shape4(2, 5, 10, 24), 2, 2, 2, 2},   // 12 and 18 windows: rows in
+                        {Shape4(3, 1, 10, 36), 2, 2, 2, 2},   // pairs where they are whole
+                        {Shape4(1, 3, 6, 48), 2, 2, 2, 2},    // packets and a half (and 24)
                         {Shape4(2, 3, 11, 70), 3, 2, 3, 2},   // 2-wide windows 3 rows high
                         {Shape4(5, 7, 23, 19), 3, 2, 2, 3},   // trailing rows / columns unpooled
                         {Shape4(4, 9, 17, 20), 3, 3, 1, 2},   // overlapping windows
