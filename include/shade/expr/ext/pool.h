@@ -195,9 +195,9 @@ constexpr bool kUnpoolPairPackets = (std::is_same<T, float>::value ||
 
 /*!
  * \brief acc folded with the even, then the odd lanes of the source row (lo, hi): one window row
- *  of 2-wide, stride-2 windows in ReduceWindow's x order. Every packet path of Pool2x2Rows folds
- *  its rows through this, from a broadcast initial value, and passes the result through
- *  JoinPairs before it is saved.
+ *  of 2-wide, stride-2 windows in ReduceWindow's x order. Its callers (PoolPairsBlock,
+ *  PoolWindows2x2) fold from a broadcast initial value and pass the result through JoinPairs
+ *  before it is saved.
  */
 template <typename Reducer, class D, class V>
 HWY_INLINE V FoldPairs(D d, V acc, V hi, V lo) {
@@ -235,6 +235,19 @@ HWY_INLINE V JoinPairs(V acc) {
   }
 #endif
   return acc;
+}
+
+/*!
+ * \brief 2x2 windows whose upper row is (top_lo, top_hi) and lower row (bot_lo, bot_hi): both
+ *  folded by FoldPairs from Reducer's initial value, then JoinPairs. The window reduction of
+ *  every 2x2 packet path of Pool2x2Rows.
+ */
+template <typename Reducer, class D, class V>
+HWY_INLINE V PoolWindows2x2(D d, V top_hi, V top_lo, V bot_hi, V bot_lo) {
+  hn::TFromD<D> init;
+  Reducer::SetInitValue(init);
+  const V top = FoldPairs<Reducer>(d, hn::Set(d, init), top_hi, top_lo);
+  return JoinPairs(FoldPairs<Reducer>(d, top, bot_hi, bot_lo));
 }
 
 /*!
@@ -297,8 +310,8 @@ void Pool2x2Rows(const T* in, index_t ld, T* out, index_t pitch, index_t pw, ind
     // Row by row, each 4-window row took a 128-bit block of its own: 0.28x of memcpy on AVX2.
     for (; r + 2 <= end; r += 2) {
       const T* s = in + 2 * r * ld;
-      auto acc = FoldPairs<Reducer>(d, hn::Set(d, init), hn::LoadU(d, s + 2 * ld), hn::LoadU(d, s));
-      acc = JoinPairs(FoldPairs<Reducer>(d, acc, hn::LoadU(d, s + 3 * ld), hn::LoadU(d, s + ld)));
+      auto acc = PoolWindows2x2<Reducer>(d, hn::LoadU(d, s + 2 * ld), hn::LoadU(d, s),
+                                         hn::LoadU(d, s + 3 * ld), hn::LoadU(d, s + ld));
       T* o = out + r * pitch;
       if constexpr (Saver::kReadsDst) acc = Saver::SavePacket(d, hn::LoadU(d, o), acc);
       hn::StoreU(acc, d, o);
@@ -316,8 +329,7 @@ void Pool2x2Rows(const T* in, index_t ld, T* out, index_t pitch, index_t pw, ind
       const auto row = [&](index_t i) SHADE_LAMBDA_INLINE { return hn::LoadU(dh, s + i * ld); };
       const auto top_lo = hn::Combine(d, row(2), row(0)), top_hi = hn::Combine(d, row(6), row(4));
       const auto bot_lo = hn::Combine(d, row(3), row(1)), bot_hi = hn::Combine(d, row(7), row(5));
-      auto acc = FoldPairs<Reducer>(d, hn::Set(d, init), top_hi, top_lo);
-      acc = JoinPairs(FoldPairs<Reducer>(d, acc, bot_hi, bot_lo));
+      auto acc = PoolWindows2x2<Reducer>(d, top_hi, top_lo, bot_hi, bot_lo);
       T* o = out + r * pitch;
       if constexpr (Saver::kReadsDst) acc = Saver::SavePacket(d, hn::LoadU(d, o), acc);
       hn::StoreU(acc, d, o);
@@ -337,8 +349,8 @@ void Pool2x2Rows(const T* in, index_t ld, T* out, index_t pitch, index_t pw, ind
         PoolPairsBlock<Reducer, Saver>(d, s + 2 * ld, ld, 0, 2, px, o + pitch);
       }
       const T* t = s + 2 * body;
-      auto acc = FoldPairs<Reducer>(d, hn::Set(d, init), hn::LoadU(d, t + 2 * ld), hn::LoadU(d, t));
-      acc = JoinPairs(FoldPairs<Reducer>(d, acc, hn::LoadU(d, t + 3 * ld), hn::LoadU(d, t + ld)));
+      auto acc = PoolWindows2x2<Reducer>(d, hn::LoadU(d, t + 2 * ld), hn::LoadU(d, t),
+                                         hn::LoadU(d, t + 3 * ld), hn::LoadU(d, t + ld));
       if constexpr (Saver::kReadsDst) {
         acc = Saver::SavePacket(
             d, hn::Combine(d, hn::LoadU(dh, o + pitch + body), hn::LoadU(dh, o + body)), acc);
@@ -360,8 +372,7 @@ void Pool2x2Rows(const T* in, index_t ld, T* out, index_t pitch, index_t pw, ind
         const T* s1 = s0 + ld;
         const auto lo0 = hn::LoadU(d, s0), hi0 = packet::LoadFirst(d, s0 + lanes, rest);
         const auto lo1 = hn::LoadU(d, s1), hi1 = packet::LoadFirst(d, s1 + lanes, rest);
-        auto acc = FoldPairs<Reducer>(d, hn::Set(d, init), hi0, lo0);
-        acc = JoinPairs(FoldPairs<Reducer>(d, acc, hi1, lo1));
+        auto acc = PoolWindows2x2<Reducer>(d, hi0, lo0, hi1, lo1);
         T* o = out + r * pitch;
         if constexpr (Saver::kReadsDst) {
           acc = Saver::SavePacket(d, packet::LoadFirst(d, o, n), acc);
