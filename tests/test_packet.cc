@@ -470,6 +470,43 @@ TEST(Packet, ExpTanhFloatExhaustive) {
   EXPECT_LE(neg.tanh_exact_ulp, 1) << "tanh(" << neg.tanh_exact_at << ")";
 }
 
+// The pair order of EvenLanesPairOrder / OddLanesPairOrder is undone by FromPairOrder, also
+// after a lane-wise fold of both (pooling's 2-wide windows), for float and double.
+template <typename T>
+void CheckPairOrder() {
+  const packet::Tag<T> d;
+  const size_t n = packet::Lanes<T>();
+  std::vector<T> lo_in(n), hi_in(n), even(n), odd(n), sum(n), got(n);
+  for (size_t i = 0; i < n; ++i) {
+    lo_in[i] = static_cast<T>(i + 1);
+    hi_in[i] = static_cast<T>(100 * (i + 1));
+  }
+  const auto lo = packet::LoadUnaligned(d, lo_in.data());
+  const auto hi = packet::LoadUnaligned(d, hi_in.data());
+  packet::StoreUnaligned(d, packet::FromPairOrder(packet::EvenLanesPairOrder(d, hi, lo)),
+                         even.data());
+  packet::StoreUnaligned(d, packet::FromPairOrder(packet::OddLanesPairOrder(d, hi, lo)),
+                         odd.data());
+  packet::StoreUnaligned(d,
+                         packet::FromPairOrder(packet::Add(d, packet::EvenLanesPairOrder(d, hi, lo),
+                                                           packet::OddLanesPairOrder(d, hi, lo))),
+                         sum.data());
+  if (n < 2) return;  // a one-lane target has no pairs inside a vector
+  // ConcatEven(hi, lo): lo's even lanes, then hi's.
+  const size_t half = n / 2;
+  for (size_t i = 0; i < n; ++i) {
+    const std::vector<T>& src = i < half ? lo_in : hi_in;
+    const size_t j = 2 * (i % half);
+    EXPECT_EQ(even[i], src[j]) << "lane " << i << " of " << n;
+    EXPECT_EQ(odd[i], src[j + 1]) << "lane " << i << " of " << n;
+    EXPECT_EQ(sum[i], src[j] + src[j + 1]) << "lane " << i << " of " << n;
+  }
+}
+TEST(Packet, PairOrderRoundTrip) {
+  CheckPairOrder<float>();
+  CheckPairOrder<double>();
+}
+
 TEST(Packet, LoadStoreFillSum) {
   const packet::Tag<float> d;
   const size_t n = packet::Lanes<float>();

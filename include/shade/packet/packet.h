@@ -187,6 +187,55 @@ HWY_INLINE void StoreFirst(D d, hn::Vec<D> v, hn::TFromD<D>* p, std::size_t r) {
 }
 
 // ---------------------------------------------------------------------------------------------
+// Even and odd lanes of a vector pair, for lane-wise folds over adjacent pairs (pooling's 2-wide
+// windows). On AVX2 Highway's ConcatEven / ConcatOdd are each an in-block shuffle followed by the
+// same permute of 64-bit quarters across the two 128-bit blocks; a fold that combines several
+// such results lane by lane can stay in the in-block ("pair") order and permute once at the end.
+// Elsewhere the pair order is ConcatEven's own order and FromPairOrder is the identity.
+/*! \brief The even lanes of (lo, hi) (lo's first) in pair order: FromPairOrder of the result is
+ *  hn::ConcatEven(d, hi, lo). */
+template <class D, class V>
+HWY_INLINE V EvenLanesPairOrder(D d, V hi, V lo) {
+#if HWY_TARGET == HWY_AVX2
+  using T = hn::TFromD<D>;
+  if constexpr (std::is_same<V, hn::Vec256<T>>::value && sizeof(T) == 4) {
+    return V{_mm256_shuffle_ps(lo.raw, hi.raw, _MM_SHUFFLE(2, 0, 2, 0))};
+  } else if constexpr (std::is_same<V, hn::Vec256<T>>::value && sizeof(T) == 8) {
+    return V{_mm256_unpacklo_pd(lo.raw, hi.raw)};
+  }
+#endif
+  return hn::ConcatEven(d, hi, lo);
+}
+/*! \brief The odd lanes of (lo, hi) in pair order: FromPairOrder of the result is
+ *  hn::ConcatOdd(d, hi, lo). */
+template <class D, class V>
+HWY_INLINE V OddLanesPairOrder(D d, V hi, V lo) {
+#if HWY_TARGET == HWY_AVX2
+  using T = hn::TFromD<D>;
+  if constexpr (std::is_same<V, hn::Vec256<T>>::value && sizeof(T) == 4) {
+    return V{_mm256_shuffle_ps(lo.raw, hi.raw, _MM_SHUFFLE(3, 1, 3, 1))};
+  } else if constexpr (std::is_same<V, hn::Vec256<T>>::value && sizeof(T) == 8) {
+    return V{_mm256_unpackhi_pd(lo.raw, hi.raw)};
+  }
+#endif
+  return hn::ConcatOdd(d, hi, lo);
+}
+/*! \brief Lanes in pair order (EvenLanesPairOrder, OddLanesPairOrder, or any lane-wise function
+ *  of them) put into ConcatEven's order. */
+template <class V>
+HWY_INLINE V FromPairOrder(V v) {
+#if HWY_TARGET == HWY_AVX2
+  using T = hn::TFromV<V>;
+  if constexpr (std::is_same<V, hn::Vec256<T>>::value && (sizeof(T) == 4 || sizeof(T) == 8)) {
+    const __m256d quarters = hn::BitCast(hn::Full256<double>(), v).raw;
+    return hn::BitCast(hn::Full256<T>(), hn::Vec256<double>{_mm256_permute4x64_pd(
+                                             quarters, _MM_SHUFFLE(3, 1, 2, 0))});
+  }
+#endif
+  return v;
+}
+
+// ---------------------------------------------------------------------------------------------
 // Arithmetic
 /*! \brief a + b (integers wrap). */
 template <class D, class V>

@@ -201,40 +201,17 @@ constexpr bool kUnpoolPairPackets = (std::is_same<T, float>::value ||
  */
 template <typename Reducer, class D, class V>
 HWY_INLINE V FoldPairs(D d, V acc, V hi, V lo) {
-#if HWY_TARGET == HWY_AVX2
-  using T = hn::TFromD<D>;
-  if constexpr (std::is_same<V, hn::Vec256<T>>::value) {
-    // ConcatEven / ConcatOdd are each an in-block shuffle and the same permute of 64-bit
-    // quarters across the blocks. The folds are lane by lane, so the windows stay in the
-    // in-block order until JoinPairs permutes once: 5 shuffles per 8 windows instead of 8
-    // (the permutes were the hottest instructions of pool's profile on Zen 3).
-    V even, odd;
-    if constexpr (sizeof(T) == 4) {
-      even = V{_mm256_shuffle_ps(lo.raw, hi.raw, _MM_SHUFFLE(2, 0, 2, 0))};
-      odd = V{_mm256_shuffle_ps(lo.raw, hi.raw, _MM_SHUFFLE(3, 1, 3, 1))};
-    } else {
-      even = V{_mm256_unpacklo_pd(lo.raw, hi.raw)};
-      odd = V{_mm256_unpackhi_pd(lo.raw, hi.raw)};
-    }
-    return Reducer::ReducePacket(d, Reducer::ReducePacket(d, acc, even), odd);
-  }
-#endif
-  acc = Reducer::ReducePacket(d, acc, hn::ConcatEven(d, hi, lo));
-  return Reducer::ReducePacket(d, acc, hn::ConcatOdd(d, hi, lo));
+  // In the packet layer's pair order (AVX2: in-block shuffles, one cross-block permute per
+  // result in JoinPairs: 5 shuffles per 8 windows instead of 8; the permutes were the hottest
+  // instructions of pool's profile on Zen 3). The folds are lane by lane, so the order holds.
+  acc = Reducer::ReducePacket(d, acc, packet::EvenLanesPairOrder(d, hi, lo));
+  return Reducer::ReducePacket(d, acc, packet::OddLanesPairOrder(d, hi, lo));
 }
 
 /*! \brief FoldPairs' windows (folded from a broadcast value) in ConcatEven's order. */
 template <class V>
 HWY_INLINE V JoinPairs(V acc) {
-#if HWY_TARGET == HWY_AVX2
-  using T = hn::TFromV<V>;
-  if constexpr (std::is_same<V, hn::Vec256<T>>::value) {
-    const __m256d quarters = hn::BitCast(hn::Full256<double>(), acc).raw;
-    return hn::BitCast(hn::Full256<T>(), hn::Vec256<double>{_mm256_permute4x64_pd(
-                                             quarters, _MM_SHUFFLE(3, 1, 2, 0))});
-  }
-#endif
-  return acc;
+  return packet::FromPairOrder(acc);
 }
 
 /*!
