@@ -397,6 +397,75 @@ void Col2PatchBlock(const RowsView<T>& mat, const PatchGeometry& g, index_t c, i
   }
 }
 
+#if HWY_TARGET != HWY_SCALAR && HWY_TARGET != HWY_EMU128
+/*! \brief Float packets of 8 lanes (AVX2), for Col2PatchBlockRowsOf8x5: patch rows of one packet,
+ *  5 kernel columns 1 apart (then image rows are 12 wide). */
+template <typename T>
+constexpr bool kCol2PatchRowsOf8 = std::is_same<T, float>::value&& hn::MaxLanes(packet::Tag<T>()) ==
+                                   8;
+/*! \brief Whether Col2PatchBlockRowsOf8x5 applies to g. */
+template <typename T>
+bool Col2PatchRowsOf8x5(const PatchGeometry& g) {
+  return kCol2PatchRowsOf8<T> && g.o_width == 8 && g.psize_x == 5 && g.pstride_x == 1 &&
+         g.pdilate_x == 1;
+}
+
+/*!
+ * \brief Col2PatchBlock for Col2PatchRowsOf8x5 (conv2 of the CNN on AVX2): the five kx adds of a
+ *  kernel row ky go into one image row held in registers, a packet (x 0..7) and a half packet
+ *  (x 8..11), loaded and stored once instead of five times. For kx, packet lane i receives the
+ *  patch row's element i - kx: a load from kx elements before the row with lanes [0, kx)
+ *  zeroed; half lane i < kx receives element 8 - kx + i: the row's upper half shifted down by
+ *  4 - kx lanes, zeros shifted in. An element thus still receives its contributions in (ky, kx)
+ *  order from +0, with +0 added where no patch reaches, which leaves such a sum unchanged (it is
+ *  never -0), so the bits are Col2PatchBlock's. The kx elements read before a patch row lie in
+ *  the column matrix (for kx >= 1, in this kernel row or the one before it) and are discarded.
+ *  Why: at conv2's shape Col2PatchBlock spent a load and a store of an image row in L2 per (ky,
+ *  kx); in cache it took 3.6x a memcpy of the bytes (bench/RESULTS.md "col2patch in blocks").
+ */
+template <typename T>
+void Col2PatchBlockRowsOf8x5(const RowsView<T>& mat, const PatchGeometry& g, index_t c,
+                             index_t n_begin, index_t n_end, T* planes, index_t plane_step) {
+  const packet::Tag<T> d;
+  const hn::Half<decltype(d)> dh;
+  constexpr index_t kW = 8;  // patch row, then image row 8 + 4
+  const index_t width = g.width, oh = g.o_height, kh = g.psize_y;
+  const index_t row_step = g.pstride_y * width, ld = mat.ld, piece = oh * kW;
+  const std::uintptr_t piece_bytes = static_cast<std::uintptr_t>(piece) * sizeof(T);
+  const auto skip1 = hn::FirstN(d, 1), skip2 = hn::FirstN(d, 2), skip3 = hn::FirstN(d, 3),
+             skip4 = hn::FirstN(d, 4);
+  for (index_t ky = 0; ky < kh; ++ky) {
+    const T* col = mat.Row((c * kh + ky) * 5) + n_begin * piece;  // kx = 0; kx at + kx * ld
+    T* plane = planes + ky * g.pdilate_y * width;
+    for (index_t n = n_begin; n < n_end; ++n, plane += plane_step) {
+      for (index_t kx = 0; kx < 5; ++kx) {
+        const std::uintptr_t ahead =
+            reinterpret_cast<std::uintptr_t>(col + kx * ld) + kCol2PatchPrefetchBytes;
+        for (std::uintptr_t a = 0; a < piece_bytes; a += 64) {
+          hwy::Prefetch(reinterpret_cast<const T*>(ahead + a));
+        }
+      }
+      T* to = plane;
+      for (index_t oy = 0; oy < oh; ++oy, col += kW, to += row_step) {
+        auto body = hn::LoadU(d, to);
+        auto tail = hn::LoadU(dh, to + kW);
+        body = hn::Add(body, hn::LoadU(d, col));
+        body = hn::Add(body, hn::IfThenZeroElse(skip1, hn::LoadU(d, col + ld - 1)));
+        tail = hn::Add(tail, hn::ShiftRightLanes<3>(dh, hn::LoadU(dh, col + ld + 4)));
+        body = hn::Add(body, hn::IfThenZeroElse(skip2, hn::LoadU(d, col + 2 * ld - 2)));
+        tail = hn::Add(tail, hn::ShiftRightLanes<2>(dh, hn::LoadU(dh, col + 2 * ld + 4)));
+        body = hn::Add(body, hn::IfThenZeroElse(skip3, hn::LoadU(d, col + 3 * ld - 3)));
+        tail = hn::Add(tail, hn::ShiftRightLanes<1>(dh, hn::LoadU(dh, col + 3 * ld + 4)));
+        body = hn::Add(body, hn::IfThenZeroElse(skip4, hn::LoadU(d, col + 4 * ld - 4)));
+        tail = hn::Add(tail, hn::LoadU(dh, col + 4 * ld + 4));
+        hn::StoreU(body, d, to);
+        hn::StoreU(tail, dh, to + kW);
+      }
+    }
+  }
+}
+#endif
+
 /*! \brief Col2PatchBlock with the row's make-up fixed where it has up to four full packets. */
 template <typename T>
 void Col2PatchBlockAnyWidth(const RowsView<T>& mat, const PatchGeometry& g, index_t c,
@@ -409,6 +478,13 @@ void Col2PatchBlockAnyWidth(const RowsView<T>& mat, const PatchGeometry& g, inde
     const index_t half = rest >= lanes / 2 ? 1 : 0;
     if (packets <= 4) {
       kind = static_cast<int>(4 * packets + 2 * half + (rest - half * (lanes / 2) > 0 ? 1 : 0));
+    }
+  }
+#endif
+#if HWY_TARGET != HWY_SCALAR && HWY_TARGET != HWY_EMU128
+  if constexpr (kCol2PatchRowsOf8<T>) {
+    if (kind == 4 && Col2PatchRowsOf8x5<T>(g)) {
+      return Col2PatchBlockRowsOf8x5(mat, g, c, n_begin, n_end, planes, plane_step);
     }
   }
 #endif
