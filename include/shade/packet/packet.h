@@ -191,7 +191,9 @@ HWY_INLINE void StoreFirst(D d, hn::Vec<D> v, hn::TFromD<D>* p, std::size_t r) {
 // windows). On AVX2 Highway's ConcatEven / ConcatOdd are each an in-block shuffle followed by the
 // same permute of 64-bit quarters across the two 128-bit blocks; a fold that combines several
 // such results lane by lane can stay in the in-block ("pair") order and permute once at the end.
-// Elsewhere the pair order is ConcatEven's own order and FromPairOrder is the identity.
+// Elsewhere the pair order is ConcatEven's own order and FromPairOrder is the identity. Not on
+// the one-lane scalar target, which has no pairs inside a vector (nor ConcatEven).
+#if HWY_TARGET != HWY_SCALAR && HWY_TARGET != HWY_EMU128
 /*! \brief The even lanes of (lo, hi) (lo's first) in pair order: FromPairOrder of the result is
  *  hn::ConcatEven(d, hi, lo). */
 template <class D, class V>
@@ -234,6 +236,7 @@ HWY_INLINE V FromPairOrder(V v) {
 #endif
   return v;
 }
+#endif  // HWY_TARGET != HWY_SCALAR && HWY_TARGET != HWY_EMU128
 
 // ---------------------------------------------------------------------------------------------
 // Arithmetic

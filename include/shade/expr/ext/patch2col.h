@@ -401,8 +401,8 @@ void Col2PatchBlock(const RowsView<T>& mat, const PatchGeometry& g, index_t c, i
 /*! \brief Float packets of 8 lanes (AVX2), for Col2PatchBlockRowsOf8x5: patch rows of one packet,
  *  5 kernel columns 1 apart (then image rows are 12 wide). */
 template <typename T>
-constexpr bool kCol2PatchRowsOf8 = std::is_same<T, float>::value&& hn::MaxLanes(packet::Tag<T>()) ==
-                                   8;
+constexpr bool kCol2PatchRowsOf8 = std::is_same<T, float>::value &&
+                                   (hn::MaxLanes(packet::Tag<T>()) == 8);
 /*! \brief Whether Col2PatchBlockRowsOf8x5 applies to g. */
 template <typename T>
 bool Col2PatchRowsOf8x5(const PatchGeometry& g) {
