@@ -471,7 +471,8 @@ TEST(Packet, ExpTanhFloatExhaustive) {
 }
 
 // The pair order of EvenLanesPairOrder / OddLanesPairOrder is undone by FromPairOrder, also
-// after a lane-wise fold of both (pooling's 2-wide windows), for float and double.
+// after a lane-wise fold of both (pooling's 2-wide windows), for 4- and 8-byte lanes, float and
+// integer (the AVX2 shuffles move bits, so integers take them too).
 #if HWY_TARGET != HWY_SCALAR && HWY_TARGET != HWY_EMU128
 template <typename T>
 void CheckPairOrder() {
@@ -507,6 +508,8 @@ TEST(Packet, PairOrderRoundTrip) {
 #if HWY_TARGET != HWY_SCALAR && HWY_TARGET != HWY_EMU128
   CheckPairOrder<float>();
   CheckPairOrder<double>();
+  CheckPairOrder<std::int32_t>();
+  CheckPairOrder<std::int64_t>();
 #else
   GTEST_SKIP() << "one-lane target: no pairs inside a vector";
 #endif

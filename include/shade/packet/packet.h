@@ -34,8 +34,9 @@
 /// Asks Highway for its AVX3_DL target (see above); define it before including to override.
 #define HWY_WANT_AVX3_DL 1
 #endif
-#include <hwy/highway.h>
+#include <hwy/cache_control.h>  // hwy::Prefetch
 #include <hwy/contrib/math/math-inl.h>
+#include <hwy/highway.h>
 
 // The static path runs at the compile target's width. Without SIMD flags (a portable build of
 // shade, or a program that does not link shade::shade from a native build) that target is
@@ -186,6 +187,18 @@ HWY_INLINE void StoreFirst(D d, hn::Vec<D> v, hn::TFromD<D>* p, std::size_t r) {
   }
 }
 
+/*! \brief Asks for p's cache line in a writable state (hwy::Prefetch asks for reading only):
+ *  for outputs about to be written with ordinary stores, so that the line's read for ownership
+ *  overlaps the work before the stores. A hint: p may be any address, it is never dereferenced. */
+template <typename T>
+HWY_INLINE void PrefetchForWrite(const T* p) {
+#if defined(__GNUC__) || defined(__clang__)
+  __builtin_prefetch(static_cast<const void*>(p), 1, 3);
+#else
+  hwy::Prefetch(p);
+#endif
+}
+
 // ---------------------------------------------------------------------------------------------
 // Even and odd lanes of a vector pair, for lane-wise folds over adjacent pairs (pooling's 2-wide
 // windows). On AVX2 Highway's ConcatEven / ConcatOdd are each an in-block shuffle followed by the
@@ -194,33 +207,41 @@ HWY_INLINE void StoreFirst(D d, hn::Vec<D> v, hn::TFromD<D>* p, std::size_t r) {
 // Elsewhere the pair order is ConcatEven's own order and FromPairOrder is the identity. Not on
 // the one-lane scalar target, which has no pairs inside a vector (nor ConcatEven).
 #if HWY_TARGET != HWY_SCALAR && HWY_TARGET != HWY_EMU128
+namespace detail {
+/*! \brief The even (kOdd false) or odd lanes of (lo, hi) in pair order. On AVX2 one in-block
+ *  shuffle of the lanes' bits, so any 4- or 8-byte lane type (a shuffle moves bits, not values). */
+template <bool kOdd, class D, class V>
+HWY_INLINE V LanesOfParityPairOrder(D d, V hi, V lo) {
+#if HWY_TARGET == HWY_AVX2
+  using T = hn::TFromD<D>;
+  if constexpr (std::is_same<V, hn::Vec256<T>>::value && sizeof(T) == 4) {
+    const hn::Full256<float> df;
+    const __m256 l = hn::BitCast(df, lo).raw, h = hn::BitCast(df, hi).raw;
+    return hn::BitCast(d,
+                       hn::Vec256<float>{kOdd ? _mm256_shuffle_ps(l, h, _MM_SHUFFLE(3, 1, 3, 1))
+                                              : _mm256_shuffle_ps(l, h, _MM_SHUFFLE(2, 0, 2, 0))});
+  } else if constexpr (std::is_same<V, hn::Vec256<T>>::value && sizeof(T) == 8) {
+    const hn::Full256<double> df;
+    const __m256d l = hn::BitCast(df, lo).raw, h = hn::BitCast(df, hi).raw;
+    return hn::BitCast(
+        d, hn::Vec256<double>{kOdd ? _mm256_unpackhi_pd(l, h) : _mm256_unpacklo_pd(l, h)});
+  }
+#endif
+  if constexpr (kOdd) return hn::ConcatOdd(d, hi, lo);
+  return hn::ConcatEven(d, hi, lo);
+}
+}  // namespace detail
 /*! \brief The even lanes of (lo, hi) (lo's first) in pair order: FromPairOrder of the result is
  *  hn::ConcatEven(d, hi, lo). */
 template <class D, class V>
 HWY_INLINE V EvenLanesPairOrder(D d, V hi, V lo) {
-#if HWY_TARGET == HWY_AVX2
-  using T = hn::TFromD<D>;
-  if constexpr (std::is_same<V, hn::Vec256<T>>::value && sizeof(T) == 4) {
-    return V{_mm256_shuffle_ps(lo.raw, hi.raw, _MM_SHUFFLE(2, 0, 2, 0))};
-  } else if constexpr (std::is_same<V, hn::Vec256<T>>::value && sizeof(T) == 8) {
-    return V{_mm256_unpacklo_pd(lo.raw, hi.raw)};
-  }
-#endif
-  return hn::ConcatEven(d, hi, lo);
+  return detail::LanesOfParityPairOrder<false>(d, hi, lo);
 }
 /*! \brief The odd lanes of (lo, hi) in pair order: FromPairOrder of the result is
  *  hn::ConcatOdd(d, hi, lo). */
 template <class D, class V>
 HWY_INLINE V OddLanesPairOrder(D d, V hi, V lo) {
-#if HWY_TARGET == HWY_AVX2
-  using T = hn::TFromD<D>;
-  if constexpr (std::is_same<V, hn::Vec256<T>>::value && sizeof(T) == 4) {
-    return V{_mm256_shuffle_ps(lo.raw, hi.raw, _MM_SHUFFLE(3, 1, 3, 1))};
-  } else if constexpr (std::is_same<V, hn::Vec256<T>>::value && sizeof(T) == 8) {
-    return V{_mm256_unpackhi_pd(lo.raw, hi.raw)};
-  }
-#endif
-  return hn::ConcatOdd(d, hi, lo);
+  return detail::LanesOfParityPairOrder<true>(d, hi, lo);
 }
 /*! \brief Lanes in pair order (EvenLanesPairOrder, OddLanesPairOrder, or any lane-wise function
  *  of them) put into ConcatEven's order. */

@@ -239,7 +239,7 @@ void ChannelPoolRow(const T* first, index_t step, index_t count, index_t len, T*
     for (std::uintptr_t b = 0; b < sizeof(T) * 4 * lanes; b += 64) {
       hwy::Prefetch(reinterpret_cast<const T*>(next + sizeof(T) * x + b));
       if (!kStream && out_ahead != 0) {
-        __builtin_prefetch(reinterpret_cast<const void*>(out_next + sizeof(T) * x + b), 1, 3);
+        packet::PrefetchForWrite(reinterpret_cast<const T*>(out_next + sizeof(T) * x + b));
       }
     }
     auto acc0 = hn::Set(d, init), acc1 = acc0, acc2 = acc0, acc3 = acc0;

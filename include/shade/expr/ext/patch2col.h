@@ -325,6 +325,16 @@ constexpr std::size_t kCol2PatchBlockBytes = 1 << 17;
 /*! \brief How far ahead of its reads Col2PatchBlock prefetches the column matrix. */
 constexpr std::uintptr_t kCol2PatchPrefetchBytes = 4096;
 
+/*! \brief Prefetches the piece_bytes of the column matrix kCol2PatchPrefetchBytes past col (a
+ *  piece that a col2patch unit reads next; addresses formed as integers, never dereferenced). */
+template <typename T>
+HWY_INLINE void PrefetchColumnPieceAhead(const T* col, std::uintptr_t piece_bytes) {
+  const std::uintptr_t ahead = reinterpret_cast<std::uintptr_t>(col) + kCol2PatchPrefetchBytes;
+  for (std::uintptr_t a = 0; a < piece_bytes; a += 64) {
+    hwy::Prefetch(reinterpret_cast<const T*>(ahead + a));
+  }
+}
+
 /*!
  * \brief to[x * step] += from[x] for x < count. kPackets >= 0 (then step is 1 and T a float):
  *  the row is exactly kPackets full packets, a half packet if kHalf, and single elements if
@@ -383,11 +393,7 @@ void Col2PatchBlock(const RowsView<T>& mat, const PatchGeometry& g, index_t c, i
       const T* col = first_row + (ky * kw + kx) * ld;
       T* plane = planes + ky * g.pdilate_y * width + kx * g.pdilate_x;
       for (index_t n = n_begin; n < n_end; ++n, plane += plane_step) {
-        const std::uintptr_t ahead =
-            reinterpret_cast<std::uintptr_t>(col) + kCol2PatchPrefetchBytes;
-        for (std::uintptr_t a = 0; a < piece_bytes; a += 64) {
-          hwy::Prefetch(reinterpret_cast<const T*>(ahead + a));
-        }
+        PrefetchColumnPieceAhead(col, piece_bytes);
         T* to = plane;
         for (index_t oy = 0; oy < oh; ++oy, col += ow, to += row_step) {
           Col2PatchAddRun<kPackets, kHalf, kSingles>(to, col, ow, sx);
@@ -438,13 +444,7 @@ void Col2PatchBlockRowsOf8x5(const RowsView<T>& mat, const PatchGeometry& g, ind
     const T* col = mat.Row((c * kh + ky) * 5) + n_begin * piece;  // kx = 0; kx at + kx * ld
     T* plane = planes + ky * g.pdilate_y * width;
     for (index_t n = n_begin; n < n_end; ++n, plane += plane_step) {
-      for (index_t kx = 0; kx < 5; ++kx) {
-        const std::uintptr_t ahead =
-            reinterpret_cast<std::uintptr_t>(col + kx * ld) + kCol2PatchPrefetchBytes;
-        for (std::uintptr_t a = 0; a < piece_bytes; a += 64) {
-          hwy::Prefetch(reinterpret_cast<const T*>(ahead + a));
-        }
-      }
+      for (index_t kx = 0; kx < 5; ++kx) PrefetchColumnPieceAhead(col + kx * ld, piece_bytes);
       T* to = plane;
       for (index_t oy = 0; oy < oh; ++oy, col += kW, to += row_step) {
         auto body = hn::LoadU(d, to);

@@ -196,35 +196,29 @@ constexpr bool kUnpoolPairPackets = (std::is_same<T, float>::value ||
 /*!
  * \brief acc folded with the even, then the odd lanes of the source row (lo, hi): one window row
  *  of 2-wide, stride-2 windows in ReduceWindow's x order. Its callers (PoolPairsBlock,
- *  PoolWindows2x2) fold from a broadcast initial value and pass the result through JoinPairs
- *  before it is saved.
+ *  PoolWindows2x2) fold from a broadcast initial value and put the result through
+ *  packet::FromPairOrder before it is saved.
  */
 template <typename Reducer, class D, class V>
 HWY_INLINE V FoldPairs(D d, V acc, V hi, V lo) {
   // In the packet layer's pair order (AVX2: in-block shuffles, one cross-block permute per
-  // result in JoinPairs: 5 shuffles per 8 windows instead of 8; the permutes were the hottest
+  // result in FromPairOrder: 5 shuffles per 8 windows instead of 8; the permutes were the hottest
   // instructions of pool's profile on Zen 3). The folds are lane by lane, so the order holds.
   acc = Reducer::ReducePacket(d, acc, packet::EvenLanesPairOrder(d, hi, lo));
   return Reducer::ReducePacket(d, acc, packet::OddLanesPairOrder(d, hi, lo));
 }
 
-/*! \brief FoldPairs' windows (folded from a broadcast value) in ConcatEven's order. */
-template <class V>
-HWY_INLINE V JoinPairs(V acc) {
-  return packet::FromPairOrder(acc);
-}
-
 /*!
  * \brief 2x2 windows whose upper row is (top_lo, top_hi) and lower row (bot_lo, bot_hi): both
- *  folded by FoldPairs from Reducer's initial value, then JoinPairs. The window reduction of
- *  every 2x2 packet path of Pool2x2Rows.
+ *  folded by FoldPairs from Reducer's initial value, then packet::FromPairOrder. The window
+ *  reduction of every 2x2 packet path of Pool2x2Rows.
  */
 template <typename Reducer, class D, class V>
 HWY_INLINE V PoolWindows2x2(D d, V top_hi, V top_lo, V bot_hi, V bot_lo) {
   hn::TFromD<D> init;
   Reducer::SetInitValue(init);
   const V top = FoldPairs<Reducer>(d, hn::Set(d, init), top_hi, top_lo);
-  return JoinPairs(FoldPairs<Reducer>(d, top, bot_hi, bot_lo));
+  return packet::FromPairOrder(FoldPairs<Reducer>(d, top, bot_hi, bot_lo));
 }
 
 /*!
@@ -244,7 +238,7 @@ HWY_INLINE void PoolPairsBlock(D d, const T* in, index_t ld, index_t ys, index_t
     const auto lo = hn::LoadU(d, p);
     acc = FoldPairs<Reducer>(d, acc, hn::LoadU(d, p + n), lo);
   }
-  acc = JoinPairs(acc);
+  acc = packet::FromPairOrder(acc);
   if constexpr (Saver::kReadsDst) acc = Saver::SavePacket(d, hn::LoadU(d, out + px), acc);
   hn::StoreU(acc, d, out + px);
 }
