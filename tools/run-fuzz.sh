@@ -65,7 +65,7 @@ case "$mode" in
     ;;
   run)
     t="$2"
-    cmake --build "$build" -j"${JOBS:-2}" --target "$t"
+    cmake --build "$build" -j"${JOBS:-$jobs}" --target "$t"
     run_one "$t" "$3" "${4:-0}"
     ;;
   *) echo "usage: tools/run-fuzz.sh smoke [seconds] | run <target> <runs> [max_total_time]" >&2; exit 2 ;;
