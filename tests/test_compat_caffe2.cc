@@ -253,4 +253,35 @@ TEST(CompatCaffe2, ReserveSpaceAndZeroSize) {
   EXPECT_EQ(t.capacity_nbytes(), 8 * 4 * sizeof(float));
 }
 
+// Caffe2 programs set the shrink flags as variables (FLAGS_...); the setter functions and the
+// variables are one state, and Resize honours it.
+TEST(CompatCaffe2, ShrinkFlagsAsVariables) {
+  const bool keep_before = caffe2::FLAGS_caffe2_keep_on_shrink;
+  const std::int64_t max_before = caffe2::FLAGS_caffe2_max_keep_on_shrink_memory;
+  EXPECT_TRUE(keep_before);
+  caffe2::Tensor t(std::vector<TIndex>{64}, CPU);
+  t.mutable_data<float>();
+  caffe2::FLAGS_caffe2_keep_on_shrink = false;
+  EXPECT_FALSE(shade::NDArray::KeepOnShrink());
+  t.Resize(8);
+  t.mutable_data<float>();
+  EXPECT_EQ(t.capacity_nbytes(), 8 * sizeof(float));  // not kept: reallocated
+  caffe2::FLAGS_caffe2_keep_on_shrink = true;
+  caffe2::FLAGS_caffe2_max_keep_on_shrink_memory = 16;
+  EXPECT_EQ(shade::NDArray::MaxKeepOnShrinkMemory(), 16);
+  caffe2::Tensor u(std::vector<TIndex>{64}, CPU);
+  u.mutable_data<float>();
+  u.Resize(60);  // 16 unused bytes: kept
+  u.mutable_data<float>();
+  EXPECT_EQ(u.capacity_nbytes(), 64 * sizeof(float));
+  u.Resize(8);  // 224 unused bytes > 16: reallocated
+  u.mutable_data<float>();
+  EXPECT_EQ(u.capacity_nbytes(), 8 * sizeof(float));
+  caffe2::SetMaxKeepOnShrinkMemory(32);
+  EXPECT_EQ(static_cast<std::int64_t>(caffe2::FLAGS_caffe2_max_keep_on_shrink_memory), 32);
+  EXPECT_THROW(caffe2::FLAGS_caffe2_max_keep_on_shrink_memory = -1, shade::Error);
+  caffe2::FLAGS_caffe2_keep_on_shrink = keep_before;
+  caffe2::FLAGS_caffe2_max_keep_on_shrink_memory = max_before;
+}
+
 }  // namespace

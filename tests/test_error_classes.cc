@@ -100,6 +100,21 @@ TEST(ErrorClasses, MalformedFileContentsAreAValueErrorAsInNumPy) {
   ExpectClean(msg);
 }
 
+// The umbrella header declares the allocation cap (shade/memory/allocator.h): a program that
+// includes only shade/shade.h can set it, and an array over it is refused with the sizes.
+TEST(ErrorClasses, AllocationCapThroughTheUmbrellaHeader) {
+  const std::size_t before = shade::SetMaxAllocationBytes(1 << 20);
+  std::string msg;
+  try {
+    shade::zeros({1 << 20}, shade::kFloat64);  // 8 MiB over a 1 MiB cap
+  } catch (const shade::Error& e) {
+    msg = e.what();
+  }
+  shade::SetMaxAllocationBytes(before);
+  EXPECT_TRUE(Has(msg, "8388608")) << msg;
+  EXPECT_TRUE(Has(msg, "1048576")) << msg;
+}
+
 TEST(ErrorClasses, ForeignDeviceIsNotImplemented) {
   float data[2] = {1, 2};
   int64_t shape[1] = {2};

@@ -23,6 +23,7 @@
 #include "shade/io/npz.h"
 #include "shade/io/stream.h"
 #include "shade/memory/alloc.h"
+#include "shade/memory/allocator.h"
 #include "shade/memory/intrusive_ptr.h"
 #include "shade/memory/storage.h"
 #include "shade/ndarray/apply.h"

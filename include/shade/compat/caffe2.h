@@ -58,6 +58,36 @@ inline void SetMaxKeepOnShrinkMemory(std::int64_t bytes) {
   shade::NDArray::SetMaxKeepOnShrinkMemory(bytes);
 }
 
+namespace flags_detail {
+/*!
+ * \brief A Caffe2 flag spelled as a variable: assigning it calls the setter above, reading it
+ *  reads the library's setting, so `caffe2::FLAGS_caffe2_keep_on_shrink = false;` and the setter
+ *  functions change the same state (NDArray's Resize reads it).
+ */
+template <typename T, void (*Set)(T), T (*Get)()>
+class Flag {
+ public:
+  /*! \brief Sets the flag (the setter's checks apply: a negative byte bound throws). */
+  Flag& operator=(T value) {
+    Set(value);
+    return *this;
+  }
+  /*! \brief The current value. */
+  operator T() const { return Get(); }  // NOLINT(google-explicit-constructor): a flag reads as T
+};
+inline void SetMaxKeepBytes(std::int64_t bytes) {
+  shade::NDArray::SetMaxKeepOnShrinkMemory(bytes);
+}
+}  // namespace flags_detail
+
+/*! \brief Caffe2's `FLAGS_caffe2_keep_on_shrink` (default true), assignable as in Caffe2. */
+inline flags_detail::Flag<bool, &SetKeepOnShrink, &shade::NDArray::KeepOnShrink>
+    FLAGS_caffe2_keep_on_shrink;
+/*! \brief Caffe2's `FLAGS_caffe2_max_keep_on_shrink_memory` (bytes), assignable as in Caffe2. */
+inline flags_detail::Flag<std::int64_t, &flags_detail::SetMaxKeepBytes,
+                          &shade::NDArray::MaxKeepOnShrinkMemory>
+    FLAGS_caffe2_max_keep_on_shrink_memory;
+
 namespace enforce_detail {
 /*! \brief Concatenates the streamed arguments (c10::str / MakeString). */
 template <typename... Args>
