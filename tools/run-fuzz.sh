@@ -5,8 +5,12 @@
 #   tools/run-fuzz.sh smoke [seconds]         every target for `seconds` (default 30), two at a
 #                                             time (CI: 10 targets x 30 s / 2 cores ~ 3 min + build)
 #   tools/run-fuzz.sh run <target> <runs> [max_total_time]   one campaign, niced, in-process
-# Build directory: $SHADE_FUZZ_BUILD (default build-fuzz). Exit status is non-zero on any crash,
-# leak, sanitizer report or broken invariant (__builtin_trap in a target).
+# Build directory: $SHADE_FUZZ_BUILD (default build-fuzz). A directory that is already configured
+# with SHADE_BUILD_FUZZ=ON and the sanitizers (CI's build-clang-asan, made by
+# `SHADE_COMPILER=clang SHADE_SANITIZE=address,undefined tools/run-tests.sh`) is used as it is:
+# its fuzz targets are already built, and it is not configured again.
+# Exit status is non-zero on any crash, leak, sanitizer report or broken invariant
+# (__builtin_trap in a target).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 mode="${1:-smoke}"
@@ -22,10 +26,15 @@ if [ -n "${SHADE_CCACHE:-}" ]; then launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccac
 # build compiles the SIMD kernels once, for this CPU (which is also what a portable build's
 # dispatch would pick here); the portable build compiles them four times, and with ASan,
 # UBSan and coverage that took most of CI's budget.
-CC=clang CXX=clang++ cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Release \
-  -DCMAKE_CXX_FLAGS_RELEASE="-O1 -g" -DSHADE_BUILD_FUZZ=ON -DSHADE_BUILD_TESTS=OFF \
-  -DSHADE_BUILD_EXAMPLES=OFF -DSHADE_NATIVE=ON -DSHADE_WITH_PYTHON=OFF -DSHADE_WITH_MPI=OFF \
-  -DSHADE_SANITIZE=address,undefined "${launcher[@]}" >/dev/null
+if grep -qs '^SHADE_BUILD_FUZZ:BOOL=ON' "$build/CMakeCache.txt" &&
+  grep -qs '^SHADE_SANITIZE:STRING=address,undefined' "$build/CMakeCache.txt"; then
+  echo "run-fuzz: using the fuzz targets of $build"
+else
+  CC=clang CXX=clang++ cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Release \
+    -DCMAKE_CXX_FLAGS_RELEASE="-O1 -g" -DSHADE_BUILD_FUZZ=ON -DSHADE_BUILD_TESTS=OFF \
+    -DSHADE_BUILD_EXAMPLES=OFF -DSHADE_NATIVE=ON -DSHADE_WITH_PYTHON=OFF -DSHADE_WITH_MPI=OFF \
+    -DSHADE_SANITIZE=address,undefined "${launcher[@]}" >/dev/null
+fi
 # Before OMP_NUM_THREADS=1 below: GNU nproc honours OMP_NUM_THREADS, so counted after it the
 # build ran one compile at a time (CI's fuzz stage took 633 s to build instead of ~350 s).
 jobs="$(nproc)"

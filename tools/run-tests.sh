@@ -8,6 +8,10 @@
 # keeps every access the sanitizers check.
 # With SHADE_COMPILER=clang it builds with Debian's clang (and its OpenMP) into build-clang, as a
 # portable build (SHADE_NATIVE=OFF: SIMD kernels chosen at run time).
+# Both together (CI's second build) give one clang portable build at -O0 with the sanitizers, in
+# build-clang-asan, that also builds the libFuzzer targets (SHADE_BUILD_FUZZ) so that
+# tools/run-fuzz.sh can run them from it without a build of its own: one build hosts the
+# sanitized suite, the per-SIMD-target runs and the fuzz smoke run (issue 43: CI time).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export DEBIAN_FRONTEND=noninteractive
@@ -23,7 +27,13 @@ if [ "${SHADE_COMPILER:-gcc}" = clang ]; then
   apt-get install -y -qq clang libomp-dev >/dev/null
   compiler_flags=(-DCMAKE_CXX_COMPILER=clang++)
 fi
-if [ -n "$sanitize" ]; then
+if [ -n "$sanitize" ] && [ "${SHADE_COMPILER:-gcc}" = clang ]; then
+  # libclang-rt-dev holds libFuzzer and the sanitizer runtimes (clang only recommends it).
+  apt-get install -y -qq libclang-rt-dev >/dev/null
+  build_dir=build-clang-asan
+  opt_flags=(-DCMAKE_CXX_FLAGS_RELEASE="-O0 -DNDEBUG" -DSHADE_TEST_ALL_TARGETS=OFF -DSHADE_NATIVE=OFF
+    -DSHADE_BUILD_FUZZ=ON)
+elif [ -n "$sanitize" ]; then
   build_dir=build-asan
   opt_flags=(-DCMAKE_CXX_FLAGS_RELEASE="-O0 -DNDEBUG" -DSHADE_TEST_ALL_TARGETS=OFF)
 elif [ "${SHADE_COMPILER:-gcc}" = clang ]; then
