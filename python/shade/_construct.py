@@ -375,6 +375,8 @@ def _put_method(self, indices, values, mode="raise"):
     _shade.put(self, indices, values, mode)
 
 
+_transposed = ndarray.T
+ndarray.T = property(lambda self: _transposed.fget(self)._view_of(self), doc=_transposed.__doc__)
 ndarray.clip = _clip
 ndarray.trace = lambda self, offset=0, axis1=0, axis2=1, dtype=None, out=None: trace(
     self, offset, axis1, axis2, dtype, out)

@@ -404,17 +404,26 @@ void BindMethods(py::class_<PyArray>& cls) {
       "tobytes",
       [](PyArray& self, const std::string& order) {
         NDArray a = self.Get();
-        if (order == "F" || order == "A") {
+        const bool f_only = [&] {
+          std::vector<index_t> rev;
+          for (index_t d = a.ndim() - 1; d >= 0; --d) rev.push_back(d);
+          return !a.is_contiguous() && a.permute(rev).is_contiguous();
+        }();
+        if (order == "F" || (order == "A" && f_only)) {
           std::vector<index_t> rev;
           for (index_t d = a.ndim() - 1; d >= 0; --d) rev.push_back(d);
           a = a.permute(rev);
-        } else if (order != "C" && order != "K") {
+        } else if (order != "C" && order != "A" && order != "K") {
           throw py::value_error("order must be one of 'C', 'F', 'A', or 'K' (got '" + order + "')");
         }
         const NDArray c = a.contiguous();
         return py::bytes(static_cast<const char*>(c.data_ptr()), c.nbytes());
       },
       py::arg("order") = "C", "The elements' raw bytes in C (or Fortran) order.");
+  cls.def("_view_of", [](py::handle self, py::handle parent) {
+    SetViewBase(self, parent, false);
+    return py::reinterpret_borrow<py::object>(self);
+  });
   cls.def_property_readonly("_writeable", [](PyArray& self) { return self.Get().writeable(); });
   cls.def("_set_writeable", [](PyArray& self, bool w) {
     EvaluateAllPending();
@@ -430,11 +439,51 @@ void BindMethods(py::class_<PyArray>& cls) {
   });
 }
 
+// Replaces the callable `name` of `owner` by one that sets the base of the views it returns.
+void AddViewBase(py::handle owner, const char* name, bool method) {
+  py::object original = owner.attr(name);
+  auto call = [original](py::args args, py::kwargs kwargs) {
+    py::object r = original(*args, **kwargs);
+    py::handle parent = args.size() > 0 ? args[0] : py::handle();
+    if (!parent && kwargs.contains("a")) parent = kwargs["a"];
+    if (parent) SetViewBase(r, parent, false);
+    return r;
+  };
+  const std::string doc = py::str(original.attr("__doc__"));
+  if (method) {
+    py::setattr(owner, name,
+                py::cpp_function(call, py::name(name), py::is_method(owner), py::doc(doc.c_str())));
+  } else {
+    py::setattr(owner, name, py::cpp_function(call, py::name(name), py::doc(doc.c_str())));
+  }
+}
+
 }  // namespace
+
+void SetViewBase(py::handle view, py::handle parent, bool known_view) {
+  PyArray* v = AsPyArray(view);
+  if (v == nullptr || v->pending() || view.is(parent)) return;
+  PyArray* p = AsPyArray(parent);
+  if (p == nullptr) {
+    if (known_view) view.attr("_base") = parent;
+    return;
+  }
+  if (!known_view && (p->pending() || !v->array().storage().is_alias_of(p->array().storage())))
+    return;
+  // NumPy collapses chains of views: the base is the parent's base when it has one.
+  py::object base = py::reinterpret_borrow<py::object>(parent);
+  if (py::hasattr(parent, "_base") && !parent.attr("_base").is_none()) base = parent.attr("_base");
+  view.attr("_base") = base;
+}
 
 void BindConstruct(py::module_& m, py::class_<PyArray>& cls) {
   BindFunctions(m);
   BindMethods(cls);
+  // The view-returning shape ops bound elsewhere (module.cc) get NumPy's `base` too.
+  for (const char* name : {"reshape", "transpose", "ravel", "squeeze", "swapaxes"})
+    AddViewBase(cls, name, true);
+  for (const char* name : {"reshape", "transpose", "ravel", "squeeze", "expand_dims"})
+    AddViewBase(m, name, false);
 }
 
 }  // namespace python

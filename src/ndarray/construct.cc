@@ -553,19 +553,28 @@ class Padder {
   void LinearRamp(const NDArray& roi, index_t d) {
     const index_t left = L(d), right = R(d), n = a_.size(d);
     const auto ends = Pair(opt_.end_values, d);
-    // Position i of a ramp of width w from the end value e to the edge x is e + (x - e) * i / w
-    // in float64 (NumPy's linspace), truncated by the assignment for integer arrays.
+    const DTypeKind kind = KindOf(a_.type_flag());
+    const bool integral = kind == DTypeKind::kSigned || kind == DTypeKind::kUnsigned;
+    // NumPy's linspace (float64: its end value is a float64 0-d array, strong under NEP 50):
+    // i * step + e with step = (x - e) / w, but (i / w) * (x - e) + e for every lane once any
+    // lane's step is zero; integer dtypes take the floor.
     const NDArray edge_l = astype(roi.narrow(d, left, 1), kFloat64);
     const NDArray edge_r = astype(roi.narrow(d, left + n - 1, 1), kFloat64);
-    for (index_t i = 0; i < left; ++i) {
-      const double t = static_cast<double>(i) / static_cast<double>(left);
-      roi.narrow(d, i, 1).copy_(((edge_l - ends.first) * t + ends.first).eval());
-    }
-    for (index_t i = 0; i < right; ++i) {
-      const double t = static_cast<double>(i) / static_cast<double>(right);
-      roi.narrow(d, left + n + right - 1 - i, 1)
-          .copy_(((edge_r - ends.second) * t + ends.second).eval());
-    }
+    auto ramp = [integral](const NDArray& edge, double end, index_t w, auto&& place) {
+      if (w == 0) return;
+      const NDArray delta = (edge - end).eval();
+      const NDArray step = (delta / static_cast<double>(w)).eval();
+      const bool any_zero = item<bool>(any(equal(step, 0).eval()));
+      for (index_t i = 0; i < w; ++i) {
+        Expr v = any_zero ? delta * (static_cast<double>(i) / static_cast<double>(w)) + end
+                          : step * static_cast<double>(i) + end;
+        place(i, integral ? floor(v).eval() : v.eval());
+      }
+    };
+    ramp(edge_l, ends.first, left,
+         [&](index_t i, const NDArray& v) { roi.narrow(d, i, 1).copy_(v); });
+    ramp(edge_r, ends.second, right,
+         [&](index_t i, const NDArray& v) { roi.narrow(d, left + n + right - 1 - i, 1).copy_(v); });
   }
 
   NDArray StatOf(const NDArray& chunk, index_t d) const {

@@ -274,10 +274,9 @@ const NDArray& Expr::eval(const NDArray& out) const {
   // checks it and names the problem.
   DirectBinary d;
   if (out.defined() && out.writeable() && out.dev_mask() == cpu::kDevMask &&
-      MatchDirectBinary(*this, &d) &&
-      out.type_flag() == d.dtype && out.is_contiguous() && out.sizes() == d.a->sizes() &&
-      (out.numel() == 0 || out.data_ptr() != nullptr) && !HarmfulOverlap(*d.a, out) &&
-      !HarmfulOverlap(*d.b, out)) {
+      MatchDirectBinary(*this, &d) && out.type_flag() == d.dtype && out.is_contiguous() &&
+      out.sizes() == d.a->sizes() && (out.numel() == 0 || out.data_ptr() != nullptr) &&
+      !HarmfulOverlap(*d.a, out) && !HarmfulOverlap(*d.b, out)) {
     d.Run(out.data_ptr());
     return out;
   }

@@ -161,8 +161,8 @@ std::size_t NDArray::nbytes() const {
 
 void NDArray::CheckWriteable(const char* who) const {
   if (__builtin_expect(Impl()->writeable(), 1)) return;
-  throw ValueError(std::string("assignment destination is read-only (") + who + ": " +
-                   Describe() + ")");
+  throw ValueError(std::string("assignment destination is read-only (") + who + ": " + Describe() +
+                   ")");
 }
 
 bool NDArray::is_non_overlapping() const {

@@ -162,7 +162,7 @@ struct PadOptions {
 /*!
  * \brief a padded by pad_width[d] = (before, after) elements along each axis d (np.pad): one
  *  pair per axis, each >= 0. Padding an empty axis with a mode other than constant / empty
- *  throws, as NumPy. Integer arrays round mean/median (half to even) and truncate ramps.
+ *  throws, as NumPy. Integer arrays round mean/median (half to even) and floor ramps.
  */
 NDArray pad(const NDArray& a, const PadPairs& pad_width, PadMode mode = PadMode::kConstant,
             const PadOptions& options = PadOptions());

@@ -4,8 +4,8 @@
  *  Storage, lifecycle flags). The element type and device live in the Storage.
  *
  * Layout, on x86-64: refcount (1 word), Storage (1), offset (1), numel (1), sizes and strides
- * of up to 5 dimensions inline (10), rank and flags (1, including the writeable flag) = 15 words (LibTorch's TensorImpl: 26).
- * Higher ranks put sizes and strides on the heap.
+ * of up to 5 dimensions inline (10), rank and flags (1, including the writeable flag) = 15 words
+ * (LibTorch's TensorImpl: 26). Higher ranks put sizes and strides on the heap.
  *
  * Small arrays from NDArray::Empty live in one allocation with their StorageImpl and data (a
  * SharedBlock, see ndarray.cc's EmptySmall), the block header directly before the NDArrayImpl;
