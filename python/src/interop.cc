@@ -523,7 +523,8 @@ py::object ExportDLPack(PyArray& self, py::handle stream, py::handle max_version
       !max_version.is_none() && max_version.cast<py::tuple>()[0].cast<int>() >= 1;
   PyObject* cap = nullptr;
   if (versioned) {
-    DLManagedTensorVersioned* t = io::ToDLPackVersioned(array);
+    // A read-only array (setflags(write=False)) exports with the READ_ONLY flag.
+    DLManagedTensorVersioned* t = io::ToDLPackVersioned(array, !array.writeable());
     cap = PyCapsule_New(t, kVersionedCapsule, &DLPackCapsuleDestructor<DLManagedTensorVersioned>);
     if (cap == nullptr) t->deleter(t);
   } else {

@@ -498,6 +498,9 @@ def test_read_only_arrays():
     with pytest.raises((ValueError, BufferError, TypeError)):
         memoryview(a)[0] = 1.0
     assert np.asarray(a).flags.writeable is False
+    through_dlpack = shade.from_dlpack(a)  # exported READ_ONLY, so the importer copies it
+    through_dlpack[0] = -1.0
+    assert a[0] == 0.0
     a.setflags(write=True)
     a[0] = 5
     assert a[0] == 5

@@ -127,17 +127,17 @@ NDArray identity(index_t n, int dtype = kFloat64);
 
 /*! \brief np.pad's modes (the callable mode is not supported). */
 enum class PadMode {
-  kConstant,
-  kEdge,
-  kLinearRamp,
-  kMaximum,
-  kMean,
-  kMedian,
-  kMinimum,
-  kReflect,
-  kSymmetric,
-  kWrap,
-  kEmpty
+  kConstant,    ///< constant_values (default 0)
+  kEdge,        ///< the edge value
+  kLinearRamp,  ///< a ramp from end_values to the edge
+  kMaximum,     ///< the maximum of stat_length edge elements
+  kMean,        ///< their mean
+  kMedian,      ///< their median
+  kMinimum,     ///< their minimum
+  kReflect,     ///< reflection without the edge
+  kSymmetric,   ///< reflection with the edge
+  kWrap,        ///< the other end of the axis
+  kEmpty        ///< left uninitialised
 };
 /*! \brief The mode of NumPy's name ("constant", "edge", ...); throws ValueError for others. */
 PadMode ParsePadMode(const std::string& name);
@@ -170,7 +170,11 @@ NDArray pad(const NDArray& a, const PadPairs& pad_width, PadMode mode = PadMode:
 // ------------------------------------------------------------------ flat indices
 
 /*! \brief Out-of-range index handling of ravel_multi_index (NumPy's mode). */
-enum class IndexMode { kRaise, kWrap, kClip };
+enum class IndexMode {
+  kRaise,  ///< out of range throws
+  kWrap,   ///< taken modulo the size
+  kClip    ///< clamped to [0, size - 1]
+};
 /*! \brief "raise", "wrap" or "clip"; throws ValueError for others. */
 IndexMode ParseIndexMode(const std::string& name);
 
