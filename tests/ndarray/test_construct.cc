@@ -441,4 +441,27 @@ TEST(Construct, PutPlacePutmaskAlongAxisCopyto) {
   EXPECT_EQ(Values(d), (std::vector<double>{1, 2, 1, 2}));
 }
 
+TEST(Construct, EmptyAndRankZeroInputs) {
+  const NDArray e = NDArray::Empty({0, 3}, shade::kInt16);
+  EXPECT_EQ(Shape(shade::diagonal(e)), (std::vector<index_t>{0}));
+  EXPECT_EQ(Shape(shade::tril(e)), (std::vector<index_t>{0, 3}));
+  EXPECT_EQ(Shape(shade::diag(NDArray::Empty({0}, shade::kFloat32))), (std::vector<index_t>{0, 0}));
+  EXPECT_EQ(Values(shade::trace(e)), (std::vector<double>{0}));
+  EXPECT_EQ(Shape(shade::packbits(e)), (std::vector<index_t>{0}));
+  EXPECT_EQ(Shape(shade::unpackbits(NDArray::Empty({0}, shade::kUint8), true, 0, true, 3)),
+            (std::vector<index_t>{3}));
+  EXPECT_EQ(Shape(shade::meshgrid({NDArray::Empty({0}, shade::kFloat64), Seq({2})})[0]),
+            (std::vector<index_t>{2, 0}));
+  const NDArray s = shade::full({}, 3.0);
+  EXPECT_EQ(Shape(shade::pad(s, {}, shade::PadMode::kEdge)), (std::vector<index_t>{}));
+  EXPECT_EQ(Values(shade::packbits(shade::astype(s, shade::kInt8))), (std::vector<double>{128}));
+  EXPECT_EQ(Shape(shade::broadcast_to(s, {2, 2})), (std::vector<index_t>{2, 2}));
+  EXPECT_THROW(shade::view_dtype(s, shade::kInt32), shade::ValueError);
+  EXPECT_EQ(shade::view_dtype(s, shade::kInt64).ndim(), 0);
+  EXPECT_EQ(Values(shade::unravel_index(shade::full_int({}, 5, shade::kInt32), {2, 3})[1]),
+            (std::vector<double>{2}));
+  EXPECT_THROW(shade::moveaxis(s, {0}, {0}), shade::IndexError);
+  EXPECT_EQ(Shape(shade::atleast_2d(s)), (std::vector<index_t>{1, 1}));
+}
+
 }  // namespace
