@@ -816,15 +816,19 @@ NDArray packbits(const NDArray& a, bool flatten, index_t axis, bool little) {
   const auto* b = static_cast<const std::uint8_t*>(bits.data_ptr());
   auto* o = static_cast<std::uint8_t*>(out.data_ptr());
   const index_t lanes = packed > 0 ? out.numel() / packed : 0;
+  // Bit t of a byte (big: the first element is the most significant bit).
+  const auto pack8 = [little](const std::uint8_t* p, index_t count) {
+    unsigned byte = 0;
+    for (index_t t = 0; t < count; ++t)
+      byte |= static_cast<unsigned>(p[t] != 0) << (little ? t : 7 - t);
+    return static_cast<std::uint8_t>(byte);
+  };
   for (index_t l = 0; l < lanes; ++l) {
-    for (index_t j = 0; j < packed; ++j) {
-      std::uint8_t byte = 0;
-      for (index_t t = 0; t < 8 && j * 8 + t < len; ++t) {
-        if (b[l * len + j * 8 + t])
-          byte |= static_cast<std::uint8_t>(little ? 1u << t : 0x80u >> t);
-      }
-      o[l * packed + j] = byte;
-    }
+    const std::uint8_t* row = b + l * len;
+    std::uint8_t* dst = o + l * packed;
+    const index_t full = len / 8;
+    for (index_t j = 0; j < full; ++j) dst[j] = pack8(row + j * 8, 8);  // fixed count: unrolled
+    if (full < packed) dst[full] = pack8(row + full * 8, len - full * 8);
   }
   return AxisBack(out, ax).contiguous();
 }
@@ -853,16 +857,15 @@ NDArray unpackbits(const NDArray& a, bool flatten, index_t axis, bool has_count,
   const auto* b = static_cast<const std::uint8_t*>(bytes.data_ptr());
   auto* o = static_cast<std::uint8_t*>(out.data_ptr());
   const index_t lanes = len > 0 ? bytes.numel() / len : (n > 0 ? out.numel() / n : 0);
+  const index_t kept = std::min(n, avail);
   for (index_t l = 0; l < lanes; ++l) {
-    for (index_t j = 0; j < n; ++j) {
-      std::uint8_t bit = 0;
-      if (j < avail) {
-        const std::uint8_t byte = b[l * len + j / 8];
-        const index_t t = j % 8;
-        bit = static_cast<std::uint8_t>(little ? (byte >> t) & 1u : (byte >> (7 - t)) & 1u);
-      }
-      o[l * n + j] = bit;
+    const std::uint8_t* row = b + l * len;
+    std::uint8_t* dst = o + l * n;
+    for (index_t j = 0; j < kept; ++j) {
+      const index_t t = j % 8;
+      dst[j] = static_cast<std::uint8_t>((row[j / 8] >> (little ? t : 7 - t)) & 1u);
     }
+    std::fill(dst + kept, dst + n, std::uint8_t{0});  // count beyond the bits: zeros
   }
   return AxisBack(out, ax).contiguous();
 }
