@@ -34,6 +34,7 @@
 #include "shade/ndarray/ndarray.h"
 #include "shade/ndarray/ops.h"
 #include "shade/ndarray/print.h"
+#include "shade/ndarray/put_take.h"
 #include "shade/ndarray/reduce.h"
 #include "shade/ndarray/shape_ops.h"
 #include "shade/param/json.h"

@@ -101,3 +101,9 @@ ndarray.__array__ = _array
 ndarray.__str__ = _str
 ndarray.tolist = _tolist
 ndarray.__module__ = "shade"
+
+# --- construct (issue 40 item 6): Python-level helpers over the C++ construction functions
+from ._construct import (  # noqa: E402,F401
+    pad, trace, fromiter, frombuffer, fromfunction, block, mgrid, ogrid, ix_, ndindex,
+    ndenumerate, flatiter)
+# --- end construct

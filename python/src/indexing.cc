@@ -287,7 +287,14 @@ py::object GetItem(PyArray& self, py::handle key) {
 }
 
 void BindIndexing(py::class_<PyArray>& cls) {
-  cls.def("__getitem__", &GetItem, py::arg("key"));
+  cls.def(
+      "__getitem__",
+      [](py::handle self, py::handle key) {
+        py::object r = GetItem(*AsPyArray(self), key);
+        SetViewBase(r, self, false);  // basic indices give views: NumPy's `base`
+        return r;
+      },
+      py::arg("key"));
   cls.def("__setitem__", &SetItem, py::arg("key"), py::arg("value"));
 }
 

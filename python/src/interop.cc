@@ -386,10 +386,11 @@ int GetBuffer(PyObject* obj, Py_buffer* view, int flags) {
       throw py::type_error(std::string("shade.ndarray: dtype ") + TypeFlagName(a.type_flag()) +
                            " has no buffer format (astype(shade.float32) first)");
     }
-    const bool readonly = !a.is_non_overlapping();  // expanded views must not be written
+    // Expanded views and arrays marked read-only (setflags(write=False)) must not be written.
+    const bool readonly = !a.writeable() || !a.is_non_overlapping();
     if ((flags & PyBUF_WRITABLE) == PyBUF_WRITABLE && readonly) {
       throw py::buffer_error(
-          "shade.ndarray: an expanded (broadcast) view cannot be exported writable");
+          "shade.ndarray: a read-only or expanded (broadcast) view cannot be exported writable");
     }
     if ((flags & PyBUF_STRIDES) != PyBUF_STRIDES && !a.is_contiguous()) {
       throw py::buffer_error(
@@ -522,7 +523,8 @@ py::object ExportDLPack(PyArray& self, py::handle stream, py::handle max_version
       !max_version.is_none() && max_version.cast<py::tuple>()[0].cast<int>() >= 1;
   PyObject* cap = nullptr;
   if (versioned) {
-    DLManagedTensorVersioned* t = io::ToDLPackVersioned(array);
+    // A read-only array (setflags(write=False)) exports with the READ_ONLY flag.
+    DLManagedTensorVersioned* t = io::ToDLPackVersioned(array, !array.writeable());
     cap = PyCapsule_New(t, kVersionedCapsule, &DLPackCapsuleDestructor<DLManagedTensorVersioned>);
     if (cap == nullptr) t->deleter(t);
   } else {

@@ -111,6 +111,13 @@ void SetPythonError();
 
 /*! \brief Binds buffer protocol, __dlpack__, from_dlpack, asarray, array (interop.cc). */
 void BindInterop(py::module_& m, py::class_<PyArray>& cls);
+/*! \brief Binds the construction and shape functions and methods (np_construct.cc). */
+void BindConstruct(py::module_& m, py::class_<PyArray>& cls);
+/*!
+ * \brief Sets NumPy's `base` of `view` (stored as its `_base` attribute): the base of `parent`,
+ *  or parent itself, when view shares parent's memory (always when `known_view`).
+ */
+void SetViewBase(py::handle view, py::handle parent, bool known_view);
 /*! \brief Binds __getitem__ / __setitem__ (indexing.cc). */
 void BindIndexing(py::class_<PyArray>& cls);
 /*! \brief `a[key]`. */

@@ -124,6 +124,7 @@ void NDArray::copy_(const NDArray& src) const {
   SHADE_CHECK_TYPE(dmeta.initialized())
       << "copy_: the destination " << *this << " has no element type";
   SHADE_CHECK_TYPE(smeta.initialized()) << "copy_: the source " << src << " has no element type";
+  CheckWriteable("copy_");
   NDArray source = src.sizes() == sizes() ? src : src.expand(sizes());
   if (numel() == 0) return;
   SHADE_CHECK(data_ptr() != nullptr)
@@ -184,6 +185,7 @@ void NDArray::Fill(double value) const {
   SHADE_CHECK(defined()) << "Fill: the NDArray is undefined";
   SHADE_CHECK_TYPE_GE(type_flag(), 0)
       << "Fill: element type " << dtype().name() << " is not numeric";
+  CheckWriteable("Fill");
   if (numel() == 0) return;
   SHADE_CHECK(data_ptr() != nullptr) << "Fill: " << *this << " has no memory allocated";
   SHADE_CHECK(is_non_overlapping())

@@ -237,6 +237,7 @@ const NDArray& index_put_(const NDArray& a, const std::vector<NDArray>& indices,
                           const NDArray& values, bool accumulate) {
   CheckArray(a, "index_put_", "the destination");
   CheckArray(values, "index_put_", "the values");
+  a.CheckWriteable("index_put_");
   SHADE_CHECK(a.is_non_overlapping())
       << "index_put_: cannot write into " << a << ": its elements overlap (an expanded view)";
   const std::vector<NDArray> idx = ExpandMasks(a, indices, "index_put_");

@@ -273,10 +273,10 @@ const NDArray& Expr::eval(const NDArray& out) const {
   // Anything unusual about out (shape, dtype, layout, overlap) takes the general path, which
   // checks it and names the problem.
   DirectBinary d;
-  if (out.defined() && out.dev_mask() == cpu::kDevMask && MatchDirectBinary(*this, &d) &&
-      out.type_flag() == d.dtype && out.is_contiguous() && out.sizes() == d.a->sizes() &&
-      (out.numel() == 0 || out.data_ptr() != nullptr) && !HarmfulOverlap(*d.a, out) &&
-      !HarmfulOverlap(*d.b, out)) {
+  if (out.defined() && out.writeable() && out.dev_mask() == cpu::kDevMask &&
+      MatchDirectBinary(*this, &d) && out.type_flag() == d.dtype && out.is_contiguous() &&
+      out.sizes() == d.a->sizes() && (out.numel() == 0 || out.data_ptr() != nullptr) &&
+      !HarmfulOverlap(*d.a, out) && !HarmfulOverlap(*d.b, out)) {
     d.Run(out.data_ptr());
     return out;
   }
@@ -285,6 +285,7 @@ const NDArray& Expr::eval(const NDArray& out) const {
   const int root = r.num_nodes - 1;
   const char* name = nodes_[root].kind == NodeKind::kOp ? Info(nodes_[root].op).name : "assign";
   SHADE_CHECK(out.defined()) << name << ": out is an undefined NDArray";
+  out.CheckWriteable(name);
   CheckDevices(name, {num_arrays() > 0 ? &arrays()[0] : nullptr, &out});
   SHADE_CHECK_TYPE_GE(out.type_flag(), 0)
       << name << ": out " << out << " has a non-numeric or unset element type";

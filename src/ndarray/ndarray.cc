@@ -159,6 +159,12 @@ std::size_t NDArray::nbytes() const {
   return BytesFor(numel(), itemsize());
 }
 
+void NDArray::CheckWriteable(const char* who) const {
+  if (__builtin_expect(Impl()->writeable(), 1)) return;
+  throw ValueError(std::string("assignment destination is read-only (") + who + ": " + Describe() +
+                   ")");
+}
+
 bool NDArray::is_non_overlapping() const {
   const NDArrayImpl* im = Impl();
   if (im->numel() <= 1) return true;

@@ -80,6 +80,7 @@ NDArray NDArray::MakeView(IndexSpan sizes, IndexSpan strides, index_t offset) co
   auto impl = make_intrusive<NDArrayImpl>(Impl()->storage());
   impl->SetSizesAndStrides(sizes.data(), strides.data(), static_cast<int>(sizes.size()));
   impl->set_storage_offset(offset);
+  impl->set_writeable(Impl()->writeable());  // a view of a read-only array is read-only (NumPy)
   return NDArray(std::move(impl));
 }
 

@@ -253,6 +253,23 @@ class NDArray {
   const Storage& storage() const { return Impl()->storage(); }
   /*! \brief True when the strides are row-major for the sizes (size-1 dims ignored). */
   bool is_contiguous() const { return Impl()->is_contiguous(); }
+  /*!
+   * \brief NumPy's WRITEABLE flag: false after `set_writeable(false)` and for views made from a
+   *  read-only array. Every write path (copy_, Fill, index_put_, Expr::eval(out), the in-place
+   *  ops) calls CheckWriteable; reading is unaffected.
+   */
+  bool writeable() const { return Impl()->writeable(); }
+  /*!
+   * \brief Sets the WRITEABLE flag of this array (not of other views of its storage). Shade does
+   *  not track view bases, so a read-only view may be made writeable again (NumPy refuses when
+   *  the base is read-only).
+   */
+  void set_writeable(bool w) const { Impl()->set_writeable(w); }
+  /*!
+   * \brief Throws shade::ValueError "assignment destination is read-only" (NumPy's message,
+   *  then `who` and the array) unless the array is writeable.
+   */
+  void CheckWriteable(const char* who) const;
   /*! \brief True when no two indices reach the same element (so the array can be written). */
   bool is_non_overlapping() const;
   /*! \brief True when the element type is T. */

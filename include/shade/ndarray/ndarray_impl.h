@@ -4,8 +4,8 @@
  *  Storage, lifecycle flags). The element type and device live in the Storage.
  *
  * Layout, on x86-64: refcount (1 word), Storage (1), offset (1), numel (1), sizes and strides
- * of up to 5 dimensions inline (10), rank and flags (1) = 15 words (LibTorch's TensorImpl: 26).
- * Higher ranks put sizes and strides on the heap.
+ * of up to 5 dimensions inline (10), rank and flags (1, including the writeable flag) = 15 words
+ * (LibTorch's TensorImpl: 26). Higher ranks put sizes and strides on the heap.
  *
  * Small arrays from NDArray::Empty live in one allocation with their StorageImpl and data (a
  * SharedBlock, see ndarray.cc's EmptySmall), the block header directly before the NDArrayImpl;
@@ -89,6 +89,13 @@ class NDArrayImpl : public intrusive_ptr_target {
   bool reserved() const noexcept { return reserved_; }
   /*! \brief Sets the reserved flag. */
   void set_reserved(bool r) noexcept { reserved_ = r; }
+  /*!
+   * \brief False once the array was marked read-only (NumPy's WRITEABLE flag, cleared by
+   *  `setflags(write=False)`); views inherit it, every write path checks it.
+   */
+  bool writeable() const noexcept { return writeable_; }
+  /*! \brief Sets the writeable flag. */
+  void set_writeable(bool w) noexcept { writeable_ = w; }
   /*! \brief Sets the storage offset (elements). */
   void set_storage_offset(index_t off) noexcept { storage_offset_ = off; }
 
@@ -190,6 +197,7 @@ class NDArrayImpl : public intrusive_ptr_target {
   bool is_contiguous_ = true;
   bool reserved_ = false;
   bool in_block_ = false;
+  bool writeable_ = true;  // in the padding after the rank: the impl keeps its 15 words
 };
 
 // The size budget: a small array's impl, its StorageImpl and its data share one allocation
