@@ -111,6 +111,8 @@ void SetPythonError();
 
 /*! \brief Binds buffer protocol, __dlpack__, from_dlpack, asarray, array (interop.cc). */
 void BindInterop(py::module_& m, py::class_<PyArray>& cls);
+/*! \brief Binds the shade.linalg submodule and outer, inner, vdot, kron, cross (np_linalg.cc). */
+void BindLinalg(py::module_& m);
 /*! \brief Binds __getitem__ / __setitem__ (indexing.cc). */
 void BindIndexing(py::class_<PyArray>& cls);
 /*! \brief `a[key]`. */
