@@ -208,14 +208,59 @@ std::vector<index_t> Concat(std::vector<index_t> a, std::initializer_list<index_
   return a;
 }
 
+template <typename F>
+void FloatDispatch(int t, F f) {
+  if (t == kFloat32) {
+    f(float());
+  } else {
+    f(double());
+  }
+}
+
 // A fresh contiguous [batch..., n, m] buffer of dtype t holding each [m, n] matrix of `a`
-// (already of shape batch + [m, n]) in column-major order.
-NDArray ColMajorCopy(const NDArray& a, int t) {
+// (already of shape batch + [m, n], any strides, broadcast batches included) in column-major
+// order. The transposing copy runs per matrix in 32x32 tiles, split over the threads by matrix:
+// the generic strided copy_ took 12 ms for 4000 16x16 matrices, as long as their LAPACK calls.
+NDArray ColMajorCopy(const NDArray& a_in, int t) {
+  const NDArray a = a_in.type_flag() == t ? a_in : astype(a_in, t);
   const int nd = a.ndim();
   std::vector<index_t> shape = a.sizes().vec();
   std::swap(shape[nd - 1], shape[nd - 2]);
   NDArray out = NDArray::Empty(shape, t);
-  if (out.numel() > 0) out.copy_(a.transpose(nd - 1, nd - 2));
+  if (out.numel() == 0) return out;
+  const index_t m = a.size(nd - 2), n = a.size(nd - 1);
+  const index_t sr = a.stride(nd - 2), sc = a.stride(nd - 1);
+  std::vector<index_t> off(1, 0);
+  for (int d = 0; d < nd - 2; ++d) {  // element offsets of the matrices, row-major over batch
+    std::vector<index_t> next;
+    next.reserve(off.size() * static_cast<std::size_t>(a.size(d)));
+    for (index_t o : off) {
+      for (index_t i = 0; i < a.size(d); ++i) next.push_back(o + i * a.stride(d));
+    }
+    off.swap(next);
+  }
+  FloatDispatch(t, [&](auto zero) {
+    using T = decltype(zero);
+    const T* src = static_cast<const T*>(a.data_ptr());
+    T* dst = static_cast<T*>(out.data_ptr());
+    const index_t count = static_cast<index_t>(off.size());
+    ParallelFor(0, count, std::max<index_t>(1, (index_t(1) << 15) / (m * n)), [&](index_t b0,
+                                                                                  index_t b1) {
+      constexpr index_t kTile = 32;
+      for (index_t b = b0; b < b1; ++b) {
+        const T* p = src + off[b];
+        T* q = dst + b * m * n;
+        for (index_t i0 = 0; i0 < m; i0 += kTile) {
+          for (index_t j0 = 0; j0 < n; j0 += kTile) {
+            const index_t i1 = std::min(m, i0 + kTile), j1 = std::min(n, j0 + kTile);
+            for (index_t i = i0; i < i1; ++i) {
+              for (index_t j = j0; j < j1; ++j) q[j * m + i] = p[i * sr + j * sc];
+            }
+          }
+        }
+      }
+    });
+  });
   return out;
 }
 
@@ -234,15 +279,6 @@ NDArray Identities(const std::vector<index_t>& batch, index_t n, int t) {
     }
   });
   return out;
-}
-
-template <typename F>
-void FloatDispatch(int t, F f) {
-  if (t == kFloat32) {
-    f(float());
-  } else {
-    f(double());
-  }
 }
 
 double Cube(index_t n) { return static_cast<double>(n) * n * n; }
