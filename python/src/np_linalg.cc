@@ -62,8 +62,8 @@ double ParseRcond(py::handle rcond, const NDArray& a, const NDArray& b) {
   }
   if (rcond.is_none()) {
     const bool f32 = a.type_flag() == kFloat32 && b.type_flag() == kFloat32;
-    const double eps = f32 ? std::numeric_limits<float>::epsilon()
-                           : std::numeric_limits<double>::epsilon();
+    const double eps =
+        f32 ? std::numeric_limits<float>::epsilon() : std::numeric_limits<double>::epsilon();
     const index_t mx = a.ndim() == 2 ? std::max(a.size(0), a.size(1)) : 0;
     return eps * static_cast<double>(mx);
   }
@@ -227,11 +227,11 @@ void BindLinalg(py::module_& m) {
   la.attr("LinAlgError") = py::handle(linalg_error);
   BindLinalgModule(la);
   m.def(
-      "outer", [](py::handle a, py::handle b) { return ApplyBinary(&outer, a, b); },
-      py::arg("a"), py::arg("b"), "Outer product of the flattened inputs.");
+      "outer", [](py::handle a, py::handle b) { return ApplyBinary(&outer, a, b); }, py::arg("a"),
+      py::arg("b"), "Outer product of the flattened inputs.");
   m.def(
-      "inner", [](py::handle a, py::handle b) { return ApplyBinary(&inner, a, b); },
-      py::arg("a"), py::arg("b"), "Inner product over the last axes.");
+      "inner", [](py::handle a, py::handle b) { return ApplyBinary(&inner, a, b); }, py::arg("a"),
+      py::arg("b"), "Inner product over the last axes.");
   m.def(
       "vdot", [](py::handle a, py::handle b) { return ApplyBinary(&vdot, a, b); }, py::arg("a"),
       py::arg("b"), "Dot product of the flattened inputs.");
@@ -240,8 +240,7 @@ void BindLinalg(py::module_& m) {
       py::arg("b"), "Kronecker product.");
   m.def(
       "cross",
-      [](py::handle a, py::handle b, index_t axisa, index_t axisb, index_t axisc,
-         py::handle axis) {
+      [](py::handle a, py::handle b, index_t axisa, index_t axisb, index_t axisc, py::handle axis) {
         const NDArray x = AsNDArray(a), y = AsNDArray(b);
         if (!axis.is_none()) axisa = axisb = axisc = axis.cast<index_t>();
         return Out(NoGil([&]() { return cross(x, y, axisa, axisb, axisc); }));
@@ -257,8 +256,7 @@ void BindLinalg(py::module_& m) {
         std::vector<NDArray> xs;
         for (py::handle h : operands) xs.push_back(AsNDArray(h));
         return Out(NoGil([&]() {
-          return einsum(subscripts, xs,
-                        greedy ? EinsumOptimize::kGreedy : EinsumOptimize::kNone);
+          return einsum(subscripts, xs, greedy ? EinsumOptimize::kGreedy : EinsumOptimize::kNone);
         }));
       },
       py::arg("subscripts"), py::arg("operands"), py::arg("greedy") = false);

@@ -68,7 +68,9 @@ struct Term {
   std::vector<int> labels;  // one per axis of a, distinct
 };
 
-bool Has(const std::vector<int>& v, int x) { return std::find(v.begin(), v.end(), x) != v.end(); }
+bool Has(const std::vector<int>& v, int x) {
+  return std::find(v.begin(), v.end(), x) != v.end();
+}
 
 // Sums the axes of t whose labels are not in keep.
 Term SumOut(Term t, const std::vector<int>& keep) {
@@ -196,10 +198,11 @@ NDArray einsum(const std::string& subscripts, const std::vector<NDArray>& operan
                                   << i;
       max_ell = std::max(max_ell, nd - letters);
     } else {
-      SHADE_CHECK(letters == nd)
-          << "einsum: operand " << i << " has " << nd << " dimensions but its subscripts '"
-          << terms_text[i] << "' name " << letters
-          << (letters > nd ? " (too many subscripts)" : " (use '...' to broadcast the rest)");
+      SHADE_CHECK(letters == nd) << "einsum: operand " << i << " has " << nd
+                                 << " dimensions but its subscripts '" << terms_text[i] << "' name "
+                                 << letters
+                                 << (letters > nd ? " (too many subscripts)"
+                                                  : " (use '...' to broadcast the rest)");
     }
   }
   // Expand ellipses into labels, and take diagonals of repeated labels.

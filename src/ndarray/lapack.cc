@@ -79,12 +79,12 @@ lapack_int Syevd(char jobz, char uplo, lapack_int n, double* a, double* w) {
   return LAPACKE_dsyevd(LAPACK_COL_MAJOR, jobz, uplo, n, a, std::max(1, n), w);
 }
 lapack_int Geev(char jobvr, lapack_int n, float* a, float* wr, float* wi, float* vr) {
-  return LAPACKE_sgeev(LAPACK_COL_MAJOR, 'N', jobvr, n, a, std::max(1, n), wr, wi, nullptr, 1,
-                       vr, std::max(1, n));
+  return LAPACKE_sgeev(LAPACK_COL_MAJOR, 'N', jobvr, n, a, std::max(1, n), wr, wi, nullptr, 1, vr,
+                       std::max(1, n));
 }
 lapack_int Geev(char jobvr, lapack_int n, double* a, double* wr, double* wi, double* vr) {
-  return LAPACKE_dgeev(LAPACK_COL_MAJOR, 'N', jobvr, n, a, std::max(1, n), wr, wi, nullptr, 1,
-                       vr, std::max(1, n));
+  return LAPACKE_dgeev(LAPACK_COL_MAJOR, 'N', jobvr, n, a, std::max(1, n), wr, wi, nullptr, 1, vr,
+                       std::max(1, n));
 }
 lapack_int Gelsd(lapack_int m, lapack_int n, lapack_int k, float* a, float* b, lapack_int ldb,
                  float* s, float rcond, lapack_int* rank) {
@@ -244,28 +244,30 @@ NDArray ColMajorCopy(const NDArray& a_in, int t) {
     const T* src = static_cast<const T*>(a.data_ptr());
     T* dst = static_cast<T*>(out.data_ptr());
     const index_t count = static_cast<index_t>(off.size());
-    ParallelFor(0, count, std::max<index_t>(1, (index_t(1) << 15) / (m * n)), [&](index_t b0,
-                                                                                  index_t b1) {
-      constexpr index_t kTile = 32;
-      for (index_t b = b0; b < b1; ++b) {
-        const T* p = src + off[b];
-        T* q = dst + b * m * n;
-        for (index_t i0 = 0; i0 < m; i0 += kTile) {
-          for (index_t j0 = 0; j0 < n; j0 += kTile) {
-            const index_t i1 = std::min(m, i0 + kTile), j1 = std::min(n, j0 + kTile);
-            for (index_t i = i0; i < i1; ++i) {
-              for (index_t j = j0; j < j1; ++j) q[j * m + i] = p[i * sr + j * sc];
-            }
-          }
-        }
-      }
-    });
+    ParallelFor(0, count, std::max<index_t>(1, (index_t(1) << 15) / (m * n)),
+                [&](index_t b0, index_t b1) {
+                  constexpr index_t kTile = 32;
+                  for (index_t b = b0; b < b1; ++b) {
+                    const T* p = src + off[b];
+                    T* q = dst + b * m * n;
+                    for (index_t i0 = 0; i0 < m; i0 += kTile) {
+                      for (index_t j0 = 0; j0 < n; j0 += kTile) {
+                        const index_t i1 = std::min(m, i0 + kTile), j1 = std::min(n, j0 + kTile);
+                        for (index_t i = i0; i < i1; ++i) {
+                          for (index_t j = j0; j < j1; ++j) q[j * m + i] = p[i * sr + j * sc];
+                        }
+                      }
+                    }
+                  }
+                });
   });
   return out;
 }
 
 // The [.., m, n] view of a column-major buffer [.., n, m].
-NDArray RowView(const NDArray& buf) { return buf.transpose(buf.ndim() - 1, buf.ndim() - 2); }
+NDArray RowView(const NDArray& buf) {
+  return buf.transpose(buf.ndim() - 1, buf.ndim() - 2);
+}
 
 // A contiguous batch of identity matrices (any layout: they are symmetric).
 NDArray Identities(const std::vector<index_t>& batch, index_t n, int t) {
@@ -281,7 +283,9 @@ NDArray Identities(const std::vector<index_t>& batch, index_t n, int t) {
   return out;
 }
 
-double Cube(index_t n) { return static_cast<double>(n) * n * n; }
+double Cube(index_t n) {
+  return static_cast<double>(n) * n * n;
+}
 
 // Solves each matrix of the column-major buffers in place: a [batch, n, n], b [batch, k, n].
 void SolveBuffers(const NDArray& a, const NDArray& b, index_t batch, index_t n, index_t k,
@@ -466,9 +470,6 @@ std::tuple<NDArray, NDArray> qr(const NDArray& a, const std::string& mode) {
     for (index_t b = 0; b < count; ++b) {
       std::copy(ph + b * m * n, ph + b * m * n + k * m, pq + b * qcols * m);
     }
-    if (qcols == m && k < m) {
-      // Columns beyond the reflectors start as zero; orgqr makes Q's complement from them.
-    }
     const lapack_int lq = ToLapackInt(qcols, "qr"), lk = ToLapackInt(k, "qr");
     const lapack_int r2 = RunBatch(count, 2.0 * m * qcols * k, [&](index_t i) {
       if (qcols == 0 || m == 0) return lapack_int(0);
@@ -506,9 +507,8 @@ SVDResult HermitianSvd(const NDArray& a, bool compute_uv) {
     for (index_t b = 0; b < count; ++b) {
       const T* wb = pw + b * n;
       std::iota(order.begin(), order.end(), index_t(0));
-      std::stable_sort(order.begin(), order.end(), [&](index_t x, index_t y) {
-        return std::abs(wb[x]) > std::abs(wb[y]);
-      });
+      std::stable_sort(order.begin(), order.end(),
+                       [&](index_t x, index_t y) { return std::abs(wb[x]) > std::abs(wb[y]); });
       for (index_t j = 0; j < n; ++j) ps[b * n + j] = std::abs(wb[order[j]]);
       if (!compute_uv) continue;
       const T* pv = static_cast<const T*>(vc.data_ptr()) + b * n * n;
@@ -546,12 +546,11 @@ SVDResult svd(const NDArray& a, bool full_matrices, bool compute_uv, bool hermit
   if (compute_uv) {
     if (k == 0) {  // LAPACK has nothing to do; NumPy returns identities for the full forms
       res.u = RowView(full_matrices ? Identities(batch, m, t) : zeros(Concat(batch, {0, m}), t));
-      res.vh =
-          RowView(full_matrices ? Identities(batch, n, t) : zeros(Concat(batch, {n, 0}), t));
+      res.vh = RowView(full_matrices ? Identities(batch, n, t) : zeros(Concat(batch, {n, 0}), t));
       return res;
     }
-    res.u = NDArray::Empty(Concat(batch, {ucols, m}), t);    // column-major m x ucols
-    res.vh = NDArray::Empty(Concat(batch, {n, vrows}), t);   // column-major vrows x n
+    res.u = NDArray::Empty(Concat(batch, {ucols, m}), t);   // column-major m x ucols
+    res.vh = NDArray::Empty(Concat(batch, {n, vrows}), t);  // column-major vrows x n
   }
   if (k == 0) return res;
   const NDArray ac = ColMajorCopy(a, t);
@@ -583,8 +582,8 @@ SVDResult svd(const NDArray& a, bool full_matrices, bool compute_uv, bool hermit
 // ------------------------------------------------------------------------------ eigen
 namespace {
 char Uplo(const std::string& uplo) {
-  SHADE_CHECK(uplo == "L" || uplo == "U") << "eigh: UPLO argument must be 'L' or 'U' (got '"
-                                          << uplo << "')";
+  SHADE_CHECK(uplo == "L" || uplo == "U")
+      << "eigh: UPLO argument must be 'L' or 'U' (got '" << uplo << "')";
   // The buffer holds a column-major, so a's own lower triangle is LAPACK's lower triangle.
   return uplo[0];
 }
@@ -641,8 +640,9 @@ std::tuple<NDArray, NDArray> Geev(const NDArray& a, bool vectors, const char* op
   SHADE_CHECK_LINALG(info <= 0) << op << ": Eigenvalues did not converge";
   SHADE_CHECK(info == 0) << op << ": LAPACK geev rejected argument " << -info;
   SHADE_CHECK_NOT_IMPLEMENTED(!complex)
-      << op << ": the matrix has complex eigenvalues, which need the complex128 dtype that "
-                "shade does not have yet (real spectra are supported)";
+      << op
+      << ": the matrix has complex eigenvalues, which need the complex128 dtype that "
+         "shade does not have yet (real spectra are supported)";
   return {wr, vectors ? RowView(vr) : NDArray()};
 }
 }  // namespace
@@ -655,22 +655,26 @@ NDArray eigvalsh(const NDArray& a, const std::string& uplo) {
   return std::get<0>(Syevd(a, uplo, false, "eigvalsh"));
 }
 
-std::tuple<NDArray, NDArray> eig(const NDArray& a) { return Geev(a, true, "eig"); }
+std::tuple<NDArray, NDArray> eig(const NDArray& a) {
+  return Geev(a, true, "eig");
+}
 
-NDArray eigvals(const NDArray& a) { return std::get<0>(Geev(a, false, "eigvals")); }
+NDArray eigvals(const NDArray& a) {
+  return std::get<0>(Geev(a, false, "eigvals"));
+}
 
 // --------------------------------------------------------------------------- least squares
 LstsqResult lstsq(const NDArray& a, const NDArray& b, double rcond) {
   const int t = PromoteTypes(LinalgType(a, "lstsq"), LinalgType(b, "lstsq"));
-  SHADE_CHECK_LINALG(a.ndim() == 2) << "lstsq: " << a.ndim()
-                                    << "-dimensional array given. Array must be two-dimensional";
+  SHADE_CHECK_LINALG(a.ndim() == 2)
+      << "lstsq: " << a.ndim() << "-dimensional array given. Array must be two-dimensional";
   SHADE_CHECK_LINALG(b.ndim() == 1 || b.ndim() == 2)
       << "lstsq: " << b.ndim() << "-dimensional array given. Array must be one or two-dimensional";
   const bool vec = b.ndim() == 1;
   const NDArray bm = vec ? b.unsqueeze(1) : b;
   const index_t m = a.size(0), n = a.size(1), k = bm.size(1);
-  SHADE_CHECK_LINALG(bm.size(0) == m) << "lstsq: Incompatible dimensions: a is " << a.sizes()
-                                      << ", b is " << b.sizes();
+  SHADE_CHECK_LINALG(bm.size(0) == m)
+      << "lstsq: Incompatible dimensions: a is " << a.sizes() << ", b is " << b.sizes();
   const index_t ldb = std::max<index_t>({1, m, n});
   const NDArray ac = ColMajorCopy(a, t);
   NDArray bc = zeros({k, ldb}, t);  // column-major ldb x k; rows m.. stay zero
@@ -824,9 +828,9 @@ NDArray norm(const NDArray& x_in, NormOrder ord, const std::vector<index_t>& axi
   CheckDevices("norm", {&x_in});
   SHADE_CHECK_TYPE_GE(x_in.type_flag(), 0) << "norm: non-numeric element type";
   const int f = x_in.type_flag();
-  const NDArray x =
-      (f == kFloat32 || f == kFloat64 || f == kFloat16 || f == kBfloat16) ? x_in
-                                                                          : astype(x_in, kFloat64);
+  const NDArray x = (f == kFloat32 || f == kFloat64 || f == kFloat16 || f == kBfloat16)
+                        ? x_in
+                        : astype(x_in, kFloat64);
   const int nd = x.ndim();
   std::vector<index_t> axis = axis_in;
   if (axis.empty()) {
@@ -971,7 +975,9 @@ NDArray multi_dot(const std::vector<NDArray>& arrays_in) {
 
 // ----------------------------------------------------------------- top-level products
 namespace {
-NDArray Ravel(const NDArray& a) { return a.reshape({a.numel()}); }
+NDArray Ravel(const NDArray& a) {
+  return a.reshape({a.numel()});
+}
 }  // namespace
 
 NDArray outer(const NDArray& a, const NDArray& b) {
@@ -990,9 +996,8 @@ NDArray inner(const NDArray& a, const NDArray& b) {
 
 NDArray vdot(const NDArray& a, const NDArray& b) {
   SHADE_CHECK(a.defined() && b.defined()) << "vdot: undefined NDArray";
-  SHADE_CHECK_SHAPE_EQ(a.numel(), b.numel())
-      << "vdot: vectors have different lengths (shapes " << a.sizes() << " and " << b.sizes()
-      << ")";
+  SHADE_CHECK_SHAPE_EQ(a.numel(), b.numel()) << "vdot: vectors have different lengths (shapes "
+                                             << a.sizes() << " and " << b.sizes() << ")";
   return dot(Ravel(a), Ravel(b));
 }
 
@@ -1035,8 +1040,8 @@ NDArray cross(const NDArray& a, const NDArray& b, index_t axisa, index_t axisb, 
   const NDArray x = last(a, axisa), y = last(b, axisb);
   const index_t na = x.size(-1), nb = y.size(-1);
   SHADE_CHECK((na == 2 || na == 3) && (nb == 2 || nb == 3))
-      << "cross: incompatible dimensions for cross product (dimension must be 2 or 3; got "
-      << na << " and " << nb << ")";
+      << "cross: incompatible dimensions for cross product (dimension must be 2 or 3; got " << na
+      << " and " << nb << ")";
   auto comp = [](const NDArray& v, index_t i) { return v.select(v.ndim() - 1, i); };
   const NDArray a0 = comp(x, 0), a1 = comp(x, 1), b0 = comp(y, 0), b1 = comp(y, 1);
   const NDArray cz = subtract(multiply(a0, b1), multiply(a1, b0)).eval();

@@ -5,12 +5,12 @@
 // the errors: LinAlgError for singular / non-square / rank < 2, TypeError for float16.
 #include <gtest/gtest.h>
 
-#include <cmath>
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
+#include <limits>
 #include <string>
 #include <tuple>
-#include <limits>
 #include <vector>
 
 #include "shade/ndarray/creation.h"
@@ -52,7 +52,9 @@ V Values(const NDArray& a) {
   return V(p, p + c.numel());
 }
 
-double Tol(int dtype) { return dtype == kFloat32 ? 2e-3 : 1e-9; }
+double Tol(int dtype) {
+  return dtype == kFloat32 ? 2e-3 : 1e-9;
+}
 
 // c = a (m x k) * b (k x n), one batch element each.
 V MatMul(const V& a, const V& b, index_t m, index_t k, index_t n, index_t oa = 0, index_t ob = 0) {
@@ -234,7 +236,8 @@ TEST(LinalgLapack, QR) {
           for (index_t x = 0; x < qc; ++x)
             for (index_t y = 0; y < qc; ++y) {
               double acc = 0;
-              for (index_t l = 0; l < m; ++l) acc += qv[i * m * qc + l * qc + x] * qv[i * m * qc + l * qc + y];
+              for (index_t l = 0; l < m; ++l)
+                acc += qv[i * m * qc + l * qc + x] * qv[i * m * qc + l * qc + y];
               EXPECT_NEAR(acc, x == y ? 1.0 : 0.0, Tol(t));
             }
         }
@@ -262,10 +265,11 @@ TEST(LinalgLapack, SVD) {
         for (index_t i = 0; i < 3; ++i) {
           V us(static_cast<std::size_t>(m * k));
           for (index_t x = 0; x < m; ++x)
-            for (index_t y = 0; y < k; ++y) us[x * k + y] = uv[i * m * uc + x * uc + y] * sv[i * k + y];
+            for (index_t y = 0; y < k; ++y)
+              us[x * k + y] = uv[i * m * uc + x * uc + y] * sv[i * k + y];
           V vk(vv.begin() + i * vr * n, vv.begin() + i * vr * n + k * n);
-          ExpectNear(MatMul(us, vk, m, k, n), V(av.begin() + i * m * n, av.begin() + (i + 1) * m * n),
-                     Tol(t), "U S Vh");
+          ExpectNear(MatMul(us, vk, m, k, n),
+                     V(av.begin() + i * m * n, av.begin() + (i + 1) * m * n), Tol(t), "U S Vh");
           for (index_t y = 1; y < k; ++y) EXPECT_GE(sv[i * k + y - 1], sv[i * k + y]);
         }
       }
@@ -350,7 +354,8 @@ TEST(LinalgLapack, LstsqPinvRank) {
     const V ax = MatMul(av, xv, m, n, 2);
     for (index_t c = 0; c < 2; ++c) {
       double res = 0;
-      for (index_t i = 0; i < m; ++i) res += (ax[i * 2 + c] - bv[i * 2 + c]) * (ax[i * 2 + c] - bv[i * 2 + c]);
+      for (index_t i = 0; i < m; ++i)
+        res += (ax[i * 2 + c] - bv[i * 2 + c]) * (ax[i * 2 + c] - bv[i * 2 + c]);
       EXPECT_NEAR(rv[c], res, Tol(t) * 10);
       for (index_t j = 0; j < n; ++j) {
         double g = 0;
@@ -370,8 +375,8 @@ TEST(LinalgLapack, LstsqPinvRank) {
     const V abv = Values(ab), pv = Values(p);
     for (index_t i = 0; i < 2; ++i) {
       const V ap = MatMul(abv, pv, 4, 6, 4, i * 24, i * 24);
-      ExpectNear(MatMul(ap, abv, 4, 4, 6, 0, i * 24), V(abv.begin() + i * 24, abv.begin() + (i + 1) * 24),
-                 Tol(t) * 10, "A pinv(A) A");
+      ExpectNear(MatMul(ap, abv, 4, 4, 6, 0, i * 24),
+                 V(abv.begin() + i * 24, abv.begin() + (i + 1) * 24), Tol(t) * 10, "A pinv(A) A");
     }
     EXPECT_EQ(linalg::pinv(zeros({3, 0}, t)).sizes(), IndexSpan({0, 3}));
   }
@@ -413,7 +418,8 @@ TEST(LinalgLapack, Norm) {
     (void)linf;
     const double tol = Tol(t);
     EXPECT_NEAR(item<double>(linalg::norm(x)), std::sqrt(fro), tol);
-    EXPECT_NEAR(item<double>(linalg::norm(x, linalg::NormOrder::Named("fro"))), std::sqrt(fro), tol);
+    EXPECT_NEAR(item<double>(linalg::norm(x, linalg::NormOrder::Named("fro"))), std::sqrt(fro),
+                tol);
     EXPECT_NEAR(item<double>(linalg::norm(x, 1)), c1, tol);
     EXPECT_NEAR(item<double>(linalg::norm(x, INFINITY)), r1, tol);
     EXPECT_NEAR(item<double>(linalg::norm(x, 2)), item<double>(linalg::svd(x).s.select(0, 0)), tol);
@@ -449,14 +455,15 @@ TEST(LinalgLapack, PowerAndMultiDot) {
     }
   }
   const NDArray sq = RandSquare({}, 3, kFloat64, 5);
-  ExpectNear(Values(linalg::matrix_power(sq, -2)), Values(matmul(linalg::inv(sq), linalg::inv(sq))), 1e-10,
-             "negative power");
+  ExpectNear(Values(linalg::matrix_power(sq, -2)), Values(matmul(linalg::inv(sq), linalg::inv(sq))),
+             1e-10, "negative power");
   EXPECT_EQ(linalg::matrix_power(astype(eye(2), kInt32), 3).type_flag(), kInt32);
   EXPECT_THROW(linalg::matrix_power(ones({2, 3}), 2), LinAlgError);
   const NDArray v1 = Rand({4}, kFloat64, 1), m1 = Rand({4, 5}, kFloat64, 2),
                 m2 = Rand({5, 2}, kFloat64, 3), m3 = Rand({2, 6}, kFloat64, 4);
   const NDArray v2 = Rand({6}, kFloat64, 5);
-  const V chain = MatMul(MatMul(MatMul(Values(v1), Values(m1), 1, 4, 5), Values(m2), 1, 5, 2), Values(m3), 1, 2, 6);
+  const V chain = MatMul(MatMul(MatMul(Values(v1), Values(m1), 1, 4, 5), Values(m2), 1, 5, 2),
+                         Values(m3), 1, 2, 6);
   const NDArray r = linalg::multi_dot({v1, m1, m2, m3});
   EXPECT_EQ(r.sizes(), IndexSpan({6}));
   ExpectNear(Values(r), chain, 1e-12, "multi_dot");
@@ -491,13 +498,15 @@ TEST(LinalgLapack, OuterInnerVdotKronCross) {
   EXPECT_NEAR(item<double>(vdot(a, c.narrow(0, 0, 2))), vd, 1e-12);
   EXPECT_THROW(vdot(a, b), ShapeError);
   // kron of [2,3] and [2,2] (ints: exact).
-  const NDArray ka = astype(arange(1, 7).reshape({2, 3}), kInt32), kb = astype(arange(1, 5).reshape({2, 2}), kInt32);
+  const NDArray ka = astype(arange(1, 7).reshape({2, 3}), kInt32),
+                kb = astype(arange(1, 5).reshape({2, 2}), kInt32);
   const NDArray k = kron(ka, kb);
   EXPECT_EQ(k.sizes(), IndexSpan({4, 6}));
   EXPECT_EQ(k.type_flag(), kInt32);
   const V kav = Values(ka), kbv = Values(kb), kv = Values(k);
   for (int i = 0; i < 4; ++i)
-    for (int j = 0; j < 6; ++j) EXPECT_EQ(kv[i * 6 + j], kav[(i / 2) * 3 + j / 2] * kbv[(i % 2) * 2 + j % 2]);
+    for (int j = 0; j < 6; ++j)
+      EXPECT_EQ(kv[i * 6 + j], kav[(i / 2) * 3 + j / 2] * kbv[(i % 2) * 2 + j % 2]);
   EXPECT_EQ(kron(ka, astype(arange(1, 3), kInt32)).sizes(), IndexSpan({2, 6}));
   // cross: 3x3 batched, 2x3, 2x2, axis placement.
   const NDArray x = Rand({4, 3}, kFloat64, 121), y = Rand({4, 3}, kFloat64, 122);
@@ -515,7 +524,8 @@ TEST(LinalgLapack, OuterInnerVdotKronCross) {
   const NDArray x2 = x.narrow(1, 0, 2);
   const V c22 = Values(cross(x2, y.narrow(1, 0, 2)));
   EXPECT_EQ(c22.size(), 4u);
-  for (int i = 0; i < 4; ++i) EXPECT_NEAR(c22[i], xv[i * 3] * yv[i * 3 + 1] - xv[i * 3 + 1] * yv[i * 3], 1e-12);
+  for (int i = 0; i < 4; ++i)
+    EXPECT_NEAR(c22[i], xv[i * 3] * yv[i * 3 + 1] - xv[i * 3 + 1] * yv[i * 3], 1e-12);
   const V c23 = Values(cross(x2, y));
   for (int i = 0; i < 4; ++i) {
     EXPECT_NEAR(c23[i * 3 + 0], xv[i * 3 + 1] * yv[i * 3 + 2], 1e-12);

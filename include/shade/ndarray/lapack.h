@@ -99,8 +99,9 @@ NDArray matrix_rank(const NDArray& a, double tol = -1, bool hermitian = false);
 /*! \brief `ord` of np.linalg.norm: None, a number (inf allowed), "fro" or "nuc". */
 struct NormOrder {
   /*! \brief Which form. */
-  enum Kind { kNone, kNumber, kFro, kNuc } kind = kNone;
-  double p = 0;  //!< the number, for kNumber
+  enum Kind { kNone, kNumber, kFro, kNuc };
+  Kind kind = kNone;  //!< which form
+  double p = 0;       //!< the number, for kNumber
   /*! \brief ord=None. */
   NormOrder() = default;
   /*! \brief A numeric ord (1, 2, -1, inf, 0.5, ...). */
