@@ -102,21 +102,27 @@ void NoNanCheck() {
   std::call_once(once, []() { LAPACKE_set_nancheck(0); });
 }
 
-// The BLAS runs single-threaded inside shade (backend/blas.cc: SingleThreadedBlas), which would
-// leave one large factorisation on one core. While one matrix is factorised outside a
-// ParallelFor region, OpenBLAS gets shade's thread count, and gets 1 back afterwards. The lock
-// keeps two such calls from changing the setting under each other.
+// OpenBLAS's thread count for the LAPACK calls. shade keeps the BLAS single-threaded
+// (backend/blas.cc, SingleThreadedBlas), but only once a product has run: before that OpenBLAS
+// starts with every core, and a batch of LAPACK calls from shade's threads would each fork
+// OpenBLAS's pool (and queue on its lock). So a batch sets 1 first; one large matrix outside a
+// ParallelFor region gets shade's thread count instead, and 1 back afterwards. The lock keeps
+// two calls from changing the setting under each other.
 class BlasThreadsFor {
  public:
-  explicit BlasThreadsFor(double flops) {
+  BlasThreadsFor(bool one_matrix, double flops) {
 #ifdef SHADE_BLAS_OPENBLAS
     const int threads = GetNumThreads();
-    if (flops >= 4e6 && threads > 1 && !InParallelRegion()) {
+    if (one_matrix && flops >= 4e6 && threads > 1 && !InParallelRegion()) {
       lock_ = std::unique_lock<std::mutex>(Mutex());
       openblas_set_num_threads(threads);
       active_ = true;
+    } else if (openblas_get_num_threads() != 1) {
+      const std::lock_guard<std::mutex> lock(Mutex());
+      if (openblas_get_num_threads() != 1) openblas_set_num_threads(1);
     }
 #else
+    (void)one_matrix;
     (void)flops;
 #endif
   }
@@ -145,10 +151,8 @@ template <typename F>
 lapack_int RunBatch(index_t batch, double flops_each, F item) {
   if (batch == 0) return 0;
   NoNanCheck();
-  if (batch == 1) {
-    BlasThreadsFor threads(flops_each);
-    return item(0);
-  }
+  BlasThreadsFor threads(batch == 1, flops_each);
+  if (batch == 1) return item(0);
   std::vector<lapack_int> info(static_cast<std::size_t>(batch), 0);
   const index_t grain = std::max<index_t>(1, static_cast<index_t>(1e5 / (flops_each + 1)));
   ParallelFor(0, batch, grain, [&](index_t b0, index_t b1) {
