@@ -489,13 +489,15 @@ std::tuple<NDArray, NDArray> qr(const NDArray& a, const std::string& mode) {
 namespace {
 // Reorders eigenpairs by |w| descending into an svd: s = |w|, u = v, vh = (v * sign(w))^T.
 SVDResult HermitianSvd(const NDArray& a, bool compute_uv) {
-  const NDArray w = eigvalsh(a);
   SVDResult res;
+  NDArray wv, v;
+  if (compute_uv) {
+    std::tie(wv, v) = eigh(a);
+  } else {
+    wv = eigvalsh(a);
+  }
   const index_t n = a.size(-1);
-  const index_t count = n == 0 ? 0 : w.numel() / n;
-  NDArray v;
-  NDArray wv = w;
-  if (compute_uv) std::tie(wv, v) = eigh(a);
+  const index_t count = n == 0 ? 0 : wv.numel() / n;
   const int t = wv.type_flag();
   res.s = NDArray::Empty(wv.sizes(), t);
   if (compute_uv) {
@@ -909,6 +911,8 @@ NDArray matrix_power(const NDArray& a, index_t n) {
     if (out.numel() > 0) out.copy_(eye(a.size(-1), -1, 0, a.type_flag()));
     return out;
   }
+  SHADE_CHECK(n > std::numeric_limits<index_t>::min())
+      << "matrix_power: exponent " << n << " has no positive counterpart";
   const NDArray base = n < 0 ? inv(a) : a;
   index_t e = n < 0 ? -n : n;
   if (e == 1) return n < 0 ? base : base.Clone();

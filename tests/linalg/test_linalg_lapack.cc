@@ -459,6 +459,7 @@ TEST(LinalgLapack, PowerAndMultiDot) {
              1e-10, "negative power");
   EXPECT_EQ(linalg::matrix_power(astype(eye(2), kInt32), 3).type_flag(), kInt32);
   EXPECT_THROW(linalg::matrix_power(ones({2, 3}), 2), LinAlgError);
+  EXPECT_THROW(linalg::matrix_power(eye(2), std::numeric_limits<index_t>::min()), ValueError);
   const NDArray v1 = Rand({4}, kFloat64, 1), m1 = Rand({4, 5}, kFloat64, 2),
                 m2 = Rand({5, 2}, kFloat64, 3), m3 = Rand({2, 6}, kFloat64, 4);
   const NDArray v2 = Rand({6}, kFloat64, 5);
