@@ -11,9 +11,11 @@
 #include <limits>
 #include <string>
 #include <tuple>
+#include <type_traits>
 #include <vector>
 
 #include "shade/ndarray/creation.h"
+#include "shade/ndarray/einsum.h"
 #include "shade/ndarray/lapack.h"
 #include "shade/ndarray/linalg.h"
 #include "shade/ndarray/ops.h"
@@ -534,6 +536,68 @@ TEST(LinalgLapack, OuterInnerVdotKronCross) {
   }
   EXPECT_THROW(cross(ones({4}), ones({4})), ValueError);
   EXPECT_THROW(cross(ones({3}), ones({3}), 2), IndexError);
+}
+
+TEST(LinalgLapack, ErrorClass) {
+  // NumPy 1.24's LinAlgError derives from Exception, not ValueError.
+  EXPECT_TRUE((std::is_base_of_v<Error, LinAlgError>));
+  EXPECT_FALSE((std::is_base_of_v<ValueError, LinAlgError>));
+  try {
+    linalg::inv(ones({2, 2}));
+    ADD_FAILURE() << "no exception";
+  } catch (const LinAlgError& e) {
+    EXPECT_NE(std::string(e.what()).find("inv: Singular matrix"), std::string::npos) << e.what();
+  }
+}
+
+TEST(LinalgEinsum, AgainstLoops) {
+  for (int t : {kFloat32, kFloat64, kInt32}) {
+    const NDArray a = astype(multiply(Rand({2, 3, 4}, kFloat64, 131), 5.0).eval(), t);
+    const NDArray b = astype(multiply(Rand({2, 4, 5}, kFloat64, 132), 5.0).eval(), t);
+    const NDArray c = astype(multiply(Rand({5, 3}, kFloat64, 133), 5.0).eval(), t);
+    const V av = Values(a), bv = Values(b), cv = Values(c);
+    const double tol = t == kFloat32 ? 1e-4 : 1e-12;
+    // Batched contraction, as matmul.
+    const NDArray r = einsum("bij,bjk->bik", {a, b});
+    EXPECT_EQ(r.type_flag(), t);
+    EXPECT_EQ(r.sizes(), IndexSpan({2, 3, 5}));
+    const V rv = Values(r);
+    for (int z = 0; z < 2; ++z) {
+      ExpectNear(V(rv.begin() + z * 15, rv.begin() + (z + 1) * 15),
+                 MatMul(av, bv, 3, 4, 5, z * 12, z * 20), tol, "bij,bjk->bik");
+    }
+    // Three operands, greedy order, implicit output ("bik" then "i" summed with c's k...).
+    for (EinsumOptimize o : {EinsumOptimize::kNone, EinsumOptimize::kGreedy}) {
+      const NDArray s = einsum("bij,bjk,ki->b", {a, b, c}, o);
+      EXPECT_EQ(s.sizes(), IndexSpan({2}));
+      const V sv = Values(s);
+      for (int z = 0; z < 2; ++z) {
+        const V ab = MatMul(av, bv, 3, 4, 5, z * 12, z * 20);
+        double acc = 0;
+        for (int i = 0; i < 3; ++i)
+          for (int k = 0; k < 5; ++k) acc += ab[i * 5 + k] * cv[k * 3 + i];
+        EXPECT_NEAR(sv[z], acc, tol * (1 + std::abs(acc)));
+      }
+    }
+    // Diagonal (repeated label), trace, ellipsis, implicit transpose-free output.
+    const NDArray sq = astype(Rand({4, 4}, kFloat64, 134), kFloat64);
+    const V qv = Values(sq);
+    const V diag = Values(einsum("ii->i", {sq}));
+    double tr = 0;
+    for (int i = 0; i < 4; ++i) {
+      EXPECT_EQ(diag[i], qv[i * 5]);
+      tr += qv[i * 5];
+    }
+    EXPECT_NEAR(item<double>(einsum("ii", {sq})), tr, 1e-12);
+    EXPECT_EQ(einsum("...j,jk", {a, b.select(0, 0)}).sizes(), IndexSpan({2, 3, 5}));
+    EXPECT_EQ(einsum("ji", {c}).sizes(), IndexSpan({3, 5}));  // implicit output is sorted: ij
+  }
+  EXPECT_THROW(einsum("ij,jk->ik", {ones({2, 3})}), ValueError);
+  EXPECT_THROW(einsum("ij->ik", {ones({2, 3})}), ValueError);
+  EXPECT_THROW(einsum("ij,jk", {ones({2, 3}), ones({4, 2})}), ShapeError);
+  EXPECT_THROW(einsum("ii", {ones({2, 3})}), ShapeError);
+  EXPECT_THROW(einsum("i1", {ones({2, 3})}), ValueError);
+  EXPECT_THROW(einsum("ijk", {ones({2, 3})}), ValueError);
 }
 
 }  // namespace
