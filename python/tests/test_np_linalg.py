@@ -322,3 +322,17 @@ def test_einsum_interleaved_out_errors():
             np.einsum(subs, *ops)
         with pytest.raises(ValueError):
             shade.einsum(subs, *ops)
+
+
+def test_nan_inputs():
+    a = np.eye(3)
+    a[0, 1] = np.nan
+    for name in ("svd", "pinv", "matrix_rank", "eig", "eigvals"):
+        with pytest.raises(np.linalg.LinAlgError):
+            getattr(np.linalg, name)(a)
+        with pytest.raises(np.linalg.LinAlgError):
+            getattr(sla, name)(a)
+    for name in ("inv", "det", "solve"):
+        args = (a, np.ones(3)) if name == "solve" else (a,)
+        want = getattr(np.linalg, name)(*args)
+        np.testing.assert_array_equal(np.isnan(np.asarray(getattr(sla, name)(*args))), np.isnan(want))

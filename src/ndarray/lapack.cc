@@ -576,8 +576,8 @@ SVDResult svd(const NDArray& a, bool full_matrices, bool compute_uv, bool hermit
                    std::max<lapack_int>(1, static_cast<lapack_int>(vrows)));
     });
   });
-  SHADE_CHECK_LINALG(info <= 0) << "svd: SVD did not converge";
-  SHADE_CHECK(info == 0) << "svd: LAPACK gesdd rejected argument " << -info;
+  // gesdd also refuses NaN input (info -4); NumPy reports every failure as non-convergence.
+  SHADE_CHECK_LINALG(info == 0) << "svd: SVD did not converge (LAPACK gesdd info " << info << ")";
   if (compute_uv) {
     res.u = RowView(res.u);
     res.vh = RowView(res.vh);
@@ -625,6 +625,14 @@ std::tuple<NDArray, NDArray> Geev(const NDArray& a, bool vectors, const char* op
   const std::vector<index_t> batch = BatchShape(a, 2);
   const index_t count = Count(batch);
   const NDArray ac = ColMajorCopy(a, t);
+  // geev does not check for NaN/inf (it may loop or return garbage); NumPy refuses them first.
+  FloatDispatch(t, [&](auto zero) {
+    using T = decltype(zero);
+    const T* p = static_cast<const T*>(ac.data_ptr());
+    for (index_t i = 0; i < ac.numel(); ++i) {
+      SHADE_CHECK_LINALG(std::isfinite(p[i])) << op << ": Array must not contain infs or NaNs";
+    }
+  });
   NDArray wr = NDArray::Empty(Concat(batch, {n}), t);
   NDArray wi = NDArray::Empty(Concat(batch, {n}), t);
   NDArray vr = NDArray::Empty(Concat(batch, {n, n}), t);
@@ -700,8 +708,9 @@ LstsqResult lstsq(const NDArray& a, const NDArray& b, double rcond) {
       return Gelsd(lm, ln, lk, pa, pb, lb, ps, static_cast<T>(rcond), &rank);
     });
   });
-  SHADE_CHECK_LINALG(info <= 0) << "lstsq: SVD did not converge in Linear Least Squares";
-  SHADE_CHECK(info == 0) << "lstsq: LAPACK gelsd rejected argument " << -info;
+  SHADE_CHECK_LINALG(info == 0) << "lstsq: SVD did not converge in Linear Least Squares (LAPACK "
+                                   "gelsd info "
+                                << info << ")";
   res.rank = rank;
   NDArray x = RowView(bc).narrow(0, 0, n);
   res.x = vec ? x.select(1, 0) : x;
