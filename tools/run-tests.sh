@@ -16,7 +16,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 export DEBIAN_FRONTEND=noninteractive
 apt-get update -qq
-apt-get install -y -qq cmake g++ make libgtest-dev libopenblas-dev libdnnl-dev libhwy-dev libeigen3-dev \
+apt-get install -y -qq cmake g++ make libgtest-dev libopenblas-dev liblapacke-dev libdnnl-dev libhwy-dev libeigen3-dev \
   nlohmann-json3-dev zlib1g-dev libzip-dev libdlpack-dev python3-numpy dataset-fashion-mnist \
   libopenmpi-dev openmpi-bin pybind11-dev python3-dev python3-pytest python3-hypothesis doxygen >/dev/null
 export OPENBLAS_CORETYPE=Haswell

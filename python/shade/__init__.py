@@ -107,3 +107,65 @@ from ._construct import (  # noqa: E402,F401
     pad, trace, fromiter, frombuffer, fromfunction, block, mgrid, ogrid, ix_, ndindex,
     ndenumerate, flatiter)
 # --- end construct
+# --- linalg: numpy.linalg over LAPACK (python/src/np_linalg.cc); `import shade.linalg` works too.
+import sys as _sys  # noqa: E402
+
+from ._shade import _einsum, linalg  # noqa: E402,F401
+
+_sys.modules[__name__ + ".linalg"] = linalg
+
+
+def _einsum_label(v):
+    if v is Ellipsis:
+        return "..."
+    v = _builtins.int(v)
+    if 0 <= v < 26:
+        return chr(ord("A") + v)
+    if 26 <= v < 52:
+        return chr(ord("a") + v - 26)
+    raise ValueError("subscript is not within the valid range [0, 52)")
+
+
+def einsum(*operands, out=None, optimize=False):
+    """numpy.einsum: Einstein summation over labelled axes.
+
+    Parameters
+    ----------
+    subscripts : str
+        Labels of each operand's axes, comma separated, with an optional ``->`` output (or the
+        interleaved form ``einsum(op0, sublist0, op1, sublist1, ..., [sublistout])``).
+    *operands : array_like
+    out : shade.ndarray, optional
+        Written with the result (same shape).
+    optimize : {False, True, 'greedy', 'optimal'} or einsum_path list
+        False contracts left to right; the others pick the cheapest pair first (greedy).
+
+    Returns
+    -------
+    shade.ndarray (a scalar for a rank-0 result)
+    """
+    if not operands:
+        raise ValueError("No input operands")
+    if isinstance(operands[0], str):
+        subs, ops = operands[0], list(operands[1:])
+    else:
+        args = list(operands)
+        out_sub = args.pop() if len(args) % 2 == 1 else None
+        ops = args[0::2]
+        subs = ",".join("".join(_einsum_label(v) for v in sub) for sub in args[1::2])
+        if out_sub is not None:
+            subs += "->" + "".join(_einsum_label(v) for v in out_sub)
+    if optimize is False or optimize is None:
+        greedy = False
+    elif optimize is True or optimize in ("greedy", "optimal"):
+        greedy = True
+    elif isinstance(optimize, (list, tuple)) and optimize and optimize[0] == "einsum_path":
+        greedy = True  # the order does not change the values; shade picks its own pairs
+    else:
+        raise TypeError("Did not understand the path: %s" % str(optimize))
+    r = _einsum(subs, ops, greedy)
+    if out is not None:
+        out[...] = r
+        return out
+    return r
+# --- end linalg

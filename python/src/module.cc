@@ -820,6 +820,7 @@ PYBIND11_MODULE(_shade, m) {
   BindCreation(m);
   BindIO(m);
   BindConstruct(m, cls);
+  BindLinalg(m);
   m.def(
       "set_num_threads", [](int n) { SetNumThreads(n); }, py::arg("n"),
       "Threads the kernels use (>= 1).");

@@ -118,6 +118,8 @@ void BindConstruct(py::module_& m, py::class_<PyArray>& cls);
  *  or parent itself, when view shares parent's memory (always when `known_view`).
  */
 void SetViewBase(py::handle view, py::handle parent, bool known_view);
+/*! \brief Binds the shade.linalg submodule and outer, inner, vdot, kron, cross (np_linalg.cc). */
+void BindLinalg(py::module_& m);
 /*! \brief Binds __getitem__ / __setitem__ (indexing.cc). */
 void BindIndexing(py::class_<PyArray>& cls);
 /*! \brief `a[key]`. */

@@ -19,6 +19,8 @@ IOError::IOError(const std::string& what) : Error(what) {}
 IOError::~IOError() = default;
 NotImplementedError::NotImplementedError(const std::string& what) : Error(what) {}
 NotImplementedError::~NotImplementedError() = default;
+LinAlgError::LinAlgError(const std::string& what) : Error(what) {}
+LinAlgError::~LinAlgError() = default;
 
 namespace detail {
 

@@ -80,6 +80,18 @@ class NotImplementedError : public Error {
   ~NotImplementedError() override;
 };
 
+/*!
+ * \brief A matrix that a linear-algebra routine cannot handle: singular, not positive definite,
+ *  no convergence, or of the wrong rank or shape for the routine (NumPy's LinAlgError, which in
+ *  NumPy 1.24 derives from Exception, not ValueError: so this derives from Error directly).
+ */
+class LinAlgError : public Error {
+ public:
+  /*! \brief With the complete message. */
+  explicit LinAlgError(const std::string& what);
+  ~LinAlgError() override;
+};
+
 namespace detail {
 
 // The message machinery keeps its non-trivial parts out of line (src/base/error.cc) and the
@@ -177,6 +189,8 @@ struct ErrorThrower {
 #define SHADE_THROW_IO SHADE_THROW_AS(::shade::IOError)
 /*! \brief Throws shade::NotImplementedError with the streamed message. */
 #define SHADE_THROW_NOT_IMPLEMENTED SHADE_THROW_AS(::shade::NotImplementedError)
+/*! \brief Throws shade::LinAlgError with the streamed message. */
+#define SHADE_THROW_LINALG SHADE_THROW_AS(::shade::LinAlgError)
 
 /*! \brief Throws shade::ValueError unless `cond` holds; stream what failed after it. */
 #define SHADE_CHECK(cond) SHADE_CHECK_AS(::shade::ValueError, cond)
@@ -190,6 +204,8 @@ struct ErrorThrower {
 #define SHADE_CHECK_IO(cond) SHADE_CHECK_AS(::shade::IOError, cond)
 /*! \brief Throws shade::NotImplementedError unless `cond` holds. */
 #define SHADE_CHECK_NOT_IMPLEMENTED(cond) SHADE_CHECK_AS(::shade::NotImplementedError, cond)
+/*! \brief Throws shade::LinAlgError unless `cond` holds. */
+#define SHADE_CHECK_LINALG(cond) SHADE_CHECK_AS(::shade::LinAlgError, cond)
 
 /*! \brief Binary checks (shade::ValueError) that append both values: `SHADE_CHECK_EQ(x, y) <<
  *  "what failed"` reads "file:line: what failed (got 3 vs. 4)". */
