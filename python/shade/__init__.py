@@ -101,3 +101,6 @@ ndarray.__array__ = _array
 ndarray.__str__ = _str
 ndarray.tolist = _tolist
 ndarray.__module__ = "shade"
+
+# --- random (issue 40): NumPy-exact random streams as the shade.random submodule ---
+from . import random  # noqa: E402,F401

@@ -1,0 +1,299 @@
+// `shade._shade._random`: NumPy's RandomState and Generator (shade/random/numpy_random.h), thin
+// bindings; python/shade/random.py adds the module-level functions on a global RandomState.
+#include <pybind11/stl.h>
+
+#include <cmath>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "shade/ndarray/indexing.h"
+#include "shade/random/numpy_random.h"
+#include "shade_py.h"
+
+namespace shade {
+namespace python {
+
+namespace {
+
+using random::Generator;
+using random::Int128;
+using random::RandomState;
+
+// size=None/int/tuple: the result shape, and whether NumPy returns a scalar (size=None).
+struct Size {
+  std::vector<index_t> dims;
+  bool scalar = false;
+};
+
+Size ParseSize(py::handle h) {
+  Size s;
+  if (h.is_none()) {
+    s.scalar = true;
+    return s;
+  }
+  s.dims = ParseShape(h);
+  for (index_t d : s.dims)
+    if (d < 0) throw py::value_error("negative dimensions are not allowed");
+  return s;
+}
+
+py::object Result(NDArray a, const Size& s) { return s.scalar ? ElementAsScalar(a) : Wrap(std::move(a)); }
+
+// An integer bound (Python int or NumPy integer) as Int128; values beyond 65 bits saturate, so
+// the bounds checks still name them.
+Int128 ToInt128(py::handle h, const char* what) {
+  if (!PyIndex_Check(h.ptr()))
+    throw py::type_error(std::string(what) + " must be an integer (array bounds are not supported)");
+  py::int_ v = py::reinterpret_steal<py::int_>(PyNumber_Index(h.ptr()));
+  if (!v) throw py::error_already_set();
+  int overflow = 0;
+  const long long ll = PyLong_AsLongLongAndOverflow(v.ptr(), &overflow);
+  if (overflow == 0) return ll;
+  if (overflow < 0) return -(static_cast<Int128>(1) << 65);
+  const unsigned long long ull = PyLong_AsUnsignedLongLong(v.ptr());
+  if (PyErr_Occurred()) {
+    PyErr_Clear();
+    return static_cast<Int128>(1) << 65;
+  }
+  return static_cast<Int128>(ull);
+}
+
+// Python int -> 32-bit words, least significant first (NumPy's SeedSequence entropy).
+std::vector<std::uint32_t> IntWords(py::handle h) {
+  py::int_ v = py::reinterpret_steal<py::int_>(PyNumber_Index(h.ptr()));
+  if (!v) throw py::error_already_set();
+  if (PyObject_RichCompareBool(v.ptr(), py::int_(0).ptr(), Py_LT) == 1)
+    throw py::value_error("expected non-negative integer");
+  std::vector<std::uint32_t> words;
+  py::int_ mask(0xFFFFFFFFu);
+  do {
+    words.push_back(py::cast<std::uint32_t>(v.attr("__and__")(mask)));
+    v = py::reinterpret_steal<py::int_>(PyNumber_Rshift(v.ptr(), py::int_(32).ptr()));
+  } while (PyObject_IsTrue(v.ptr()) == 1);
+  return words;
+}
+
+random::SeedSequence SeedSeqOf(py::handle seed) {
+  if (seed.is_none()) return random::SeedSequence::FromEntropy();
+  if (PyIndex_Check(seed.ptr())) return random::SeedSequence(IntWords(seed));
+  std::vector<std::uint32_t> words;
+  for (py::handle item : py::iter(seed)) {
+    const std::vector<std::uint32_t> w = IntWords(item);
+    words.insert(words.end(), w.begin(), w.end());
+  }
+  return random::SeedSequence(std::move(words));
+}
+
+void SeedLegacy(RandomState& rs, py::handle seed) {
+  if (seed.is_none()) {
+    rs.SeedFromEntropy();
+    return;
+  }
+  auto word = [](py::handle h) {
+    const Int128 v = ToInt128(h, "seed");
+    if (v < 0 || v > 0xFFFFFFFFll) throw py::value_error("Seed must be between 0 and 2**32 - 1");
+    return static_cast<std::uint32_t>(v);
+  };
+  if (PyIndex_Check(seed.ptr())) {
+    rs.Seed(word(seed));
+    return;
+  }
+  std::vector<std::uint32_t> key;
+  for (py::handle item : py::iter(seed)) key.push_back(word(item));
+  if (key.empty()) throw py::value_error("Seed must be non-empty");
+  rs.Seed(key);
+}
+
+int IntDType(py::handle dtype, int fallback) {
+  const int flag = ParseDType(dtype);
+  return flag < 0 ? fallback : flag;
+}
+
+// randint/integers argument forms: (high) or (low, high).
+void Bounds(py::handle low, py::handle high, Int128* lo, Int128* hi) {
+  if (high.is_none()) {
+    *lo = 0;
+    *hi = ToInt128(low, "high");
+  } else {
+    *lo = ToInt128(low, "low");
+    *hi = ToInt128(high, "high");
+  }
+}
+
+void CheckRange(double low, double high, const char* msg) {
+  if (!std::isfinite(high - low)) {
+    PyErr_SetString(PyExc_OverflowError, msg);
+    throw py::error_already_set();
+  }
+}
+
+// choice: a (int or array) and the drawn indices.
+template <typename Rng, typename... Extra>
+py::object Choice(Rng& rng, py::handle a, py::handle size, bool replace, py::handle p, Extra... extra) {
+  const Size s = ParseSize(size);
+  NDArray pa;
+  if (!p.is_none()) pa = AsNDArray(p);
+  std::int64_t pop;
+  NDArray arr;
+  const bool is_int = PyIndex_Check(a.ptr());
+  if (is_int) {
+    const Int128 v = ToInt128(a, "a");
+    if (v < 0 || v > INT64_MAX) throw py::value_error("a must be a positive integer unless no samples are taken");
+    pop = static_cast<std::int64_t>(v);
+  } else {
+    arr = AsNDArray(a);
+    if (arr.ndim() < 1) throw py::value_error("a must be 1-dimensional or an integer");
+    pop = arr.size(0);
+  }
+  NDArray idx;
+  {
+    py::gil_scoped_release release;
+    idx = rng.Choice(pop, s.dims, replace, p.is_none() ? nullptr : &pa, extra...);
+  }
+  if (is_int) return Result(idx, s);
+  return Result(take(arr, idx, 0), s);
+}
+
+py::object PermutationOf(py::handle x, NDArray (*by_n)(void*, std::int64_t),
+                         NDArray (*by_array)(void*, const NDArray&), void* rng) {
+  if (PyIndex_Check(x.ptr())) return Wrap(by_n(rng, static_cast<std::int64_t>(ToInt128(x, "x"))));
+  return Wrap(by_array(rng, AsNDArray(x)));
+}
+
+}  // namespace
+
+void BindNpRandom(py::module_& m) {
+  py::module_ r = m.def_submodule("_random", "NumPy's random streams (see shade.random)");
+  py::class_<RandomState> rs(r, "RandomState", "NumPy's legacy RandomState (MT19937), bit for bit.");
+  rs.def(py::init([](py::handle seed) {
+           auto* s = new RandomState(0u);
+           SeedLegacy(*s, seed);
+           return s;
+         }),
+         py::arg("seed") = py::none())
+      .def("seed", [](RandomState& s, py::handle seed) { SeedLegacy(s, seed); }, py::arg("seed") = py::none(),
+           "Reseeds: an int in [0, 2**32), a 1-d sequence of them, or None (fresh entropy).")
+      .def("get_state",
+           [](RandomState& s) {
+             const auto& k = s.bit_generator().key();
+             py::object np = py::module_::import("numpy");
+             py::object key = np.attr("array")(std::vector<std::uint32_t>(k.begin(), k.end()), "uint32");
+             return py::make_tuple("MT19937", key, s.bit_generator().pos(), s.has_gauss() ? 1 : 0, s.gauss());
+           },
+           "The state as NumPy's legacy tuple ('MT19937', key, pos, has_gauss, cached_gaussian).")
+      .def("set_state",
+           [](RandomState& s, py::tuple st) {
+             if (st.size() < 3 || py::str(st[0]).cast<std::string>() != "MT19937")
+               throw py::value_error("set_state can only be used with legacy MT19937 state instances");
+             const auto key = py::cast<std::vector<std::uint32_t>>(py::module_::import("numpy").attr("asarray")(st[1]).attr("tolist")());
+             if (key.size() != random::MT19937::kStateSize) throw py::value_error("state must be 624 elements");
+             std::array<std::uint32_t, random::MT19937::kStateSize> k{};
+             std::copy(key.begin(), key.end(), k.begin());
+             s.bit_generator().SetState(k, st[2].cast<int>());
+             const bool has = st.size() > 3 && st[3].cast<int>() != 0;
+             s.SetGauss(has, st.size() > 4 ? st[4].cast<double>() : 0.0);
+           },
+           py::arg("state"), "Restores a state from get_state().")
+      .def("random_sample", [](RandomState& s, py::handle size) { const Size z = ParseSize(size); return Result(s.RandomSample(z.dims), z); },
+           py::arg("size") = py::none(), "Floats in [0, 1) (53 bits).")
+      .def("random", [](RandomState& s, py::handle size) { const Size z = ParseSize(size); return Result(s.RandomSample(z.dims), z); },
+           py::arg("size") = py::none(), "Floats in [0, 1); alias of random_sample.")
+      .def("rand", [](RandomState& s, py::args args) { Size z; z.scalar = args.size() == 0; z.dims = ParseShape(args); return Result(s.RandomSample(z.dims), z); },
+           "rand(d0, d1, ...): floats in [0, 1) of that shape.")
+      .def("randn", [](RandomState& s, py::args args) { Size z; z.scalar = args.size() == 0; z.dims = ParseShape(args); return Result(s.StandardNormal(z.dims), z); },
+           "randn(d0, d1, ...): standard normals of that shape.")
+      .def("randint",
+           [](RandomState& s, py::handle low, py::handle high, py::handle size, py::handle dtype) {
+             Int128 lo, hi;
+             Bounds(low, high, &lo, &hi);
+             const Size z = ParseSize(size);
+             return Result(s.RandInt(lo, hi, z.dims, IntDType(dtype, kInt64)), z);
+           },
+           py::arg("low"), py::arg("high") = py::none(), py::arg("size") = py::none(), py::arg("dtype") = py::none(),
+           "Integers in [low, high) (or [0, low) when high is None) of dtype (default int64).")
+      .def("standard_normal", [](RandomState& s, py::handle size) { const Size z = ParseSize(size); return Result(s.StandardNormal(z.dims), z); },
+           py::arg("size") = py::none(), "Standard normals (polar method, cached second value).")
+      .def("normal", [](RandomState& s, double loc, double scale, py::handle size) { const Size z = ParseSize(size); return Result(s.Normal(loc, scale, z.dims), z); },
+           py::arg("loc") = 0.0, py::arg("scale") = 1.0, py::arg("size") = py::none(), "Normals loc + scale * N(0, 1).")
+      .def("uniform",
+           [](RandomState& s, double low, double high, py::handle size) {
+             CheckRange(low, high, "Range exceeds valid bounds");
+             const Size z = ParseSize(size);
+             return Result(s.Uniform(low, high, z.dims), z);
+           },
+           py::arg("low") = 0.0, py::arg("high") = 1.0, py::arg("size") = py::none(), "Floats in [low, high).")
+      .def("standard_exponential", [](RandomState& s, py::handle size) { const Size z = ParseSize(size); return Result(s.StandardExponential(z.dims), z); },
+           py::arg("size") = py::none(), "Exponentials of scale 1.")
+      .def("exponential", [](RandomState& s, double scale, py::handle size) { const Size z = ParseSize(size); return Result(s.Exponential(scale, z.dims), z); },
+           py::arg("scale") = 1.0, py::arg("size") = py::none(), "Exponentials of the given scale.")
+      .def("standard_gamma", [](RandomState& s, double shape, py::handle size) { const Size z = ParseSize(size); return Result(s.StandardGamma(shape, z.dims), z); },
+           py::arg("shape"), py::arg("size") = py::none(), "Gamma variates of scale 1.")
+      .def("gamma", [](RandomState& s, double shape, double scale, py::handle size) { const Size z = ParseSize(size); return Result(s.Gamma(shape, scale, z.dims), z); },
+           py::arg("shape"), py::arg("scale") = 1.0, py::arg("size") = py::none(), "Gamma variates.")
+      .def("beta", [](RandomState& s, double a, double b, py::handle size) { const Size z = ParseSize(size); return Result(s.Beta(a, b, z.dims), z); },
+           py::arg("a"), py::arg("b"), py::arg("size") = py::none(), "Beta variates.")
+      .def("poisson", [](RandomState& s, double lam, py::handle size) { const Size z = ParseSize(size); return Result(s.Poisson(lam, z.dims), z); },
+           py::arg("lam") = 1.0, py::arg("size") = py::none(), "Poisson variates (int64).")
+      .def("binomial", [](RandomState& s, std::int64_t n, double p, py::handle size) { const Size z = ParseSize(size); return Result(s.Binomial(n, p, z.dims), z); },
+           py::arg("n"), py::arg("p"), py::arg("size") = py::none(), "Binomial variates (int64).")
+      .def("permutation",
+           [](RandomState& s, py::handle x) {
+             return PermutationOf(
+                 x, [](void* g, std::int64_t n) { return static_cast<RandomState*>(g)->Permutation(n); },
+                 [](void* g, const NDArray& a) { return static_cast<RandomState*>(g)->Permutation(a); }, &s);
+           },
+           py::arg("x"), "A shuffled arange(x), or a shuffled copy of x along its first axis.")
+      .def("shuffle", [](RandomState& s, py::handle x) { s.Shuffle(AsNDArray(x)); }, py::arg("x"),
+           "Shuffles x in place along its first axis.")
+      .def("choice",
+           [](RandomState& s, py::handle a, py::handle size, bool replace, py::handle p) { return Choice(s, a, size, replace, p); },
+           py::arg("a"), py::arg("size") = py::none(), py::arg("replace") = true, py::arg("p") = py::none(),
+           "Samples from a (or arange(a)), with or without replacement, optionally with probabilities p.");
+
+  py::class_<Generator> gen(r, "Generator", "NumPy's Generator over PCG64, bit for bit.");
+  gen.def(py::init([](py::handle seed) { return new Generator(SeedSeqOf(seed)); }), py::arg("seed") = py::none())
+      .def("random",
+           [](Generator& g, py::handle size, py::handle dtype) { const Size z = ParseSize(size); return Result(g.Random(z.dims, IntDType(dtype, kFloat64)), z); },
+           py::arg("size") = py::none(), py::arg("dtype") = py::none(), "Floats in [0, 1) (float64 or float32).")
+      .def("integers",
+           [](Generator& g, py::handle low, py::handle high, py::handle size, py::handle dtype, bool endpoint) {
+             Int128 lo, hi;
+             Bounds(low, high, &lo, &hi);
+             const Size z = ParseSize(size);
+             return Result(g.Integers(lo, hi, z.dims, IntDType(dtype, kInt64), endpoint), z);
+           },
+           py::arg("low"), py::arg("high") = py::none(), py::arg("size") = py::none(), py::arg("dtype") = py::none(),
+           py::arg("endpoint") = false, "Integers in [low, high) ([low, high] with endpoint=True), Lemire's method.")
+      .def("uniform",
+           [](Generator& g, double low, double high, py::handle size) {
+             CheckRange(low, high, "high - low range exceeds valid bounds");
+             const Size z = ParseSize(size);
+             return Result(g.Uniform(low, high, z.dims), z);
+           },
+           py::arg("low") = 0.0, py::arg("high") = 1.0, py::arg("size") = py::none(), "Floats in [low, high).")
+      .def("poisson", [](Generator& g, double lam, py::handle size) { const Size z = ParseSize(size); return Result(g.Poisson(lam, z.dims), z); },
+           py::arg("lam") = 1.0, py::arg("size") = py::none(), "Poisson variates (int64).")
+      .def("binomial", [](Generator& g, std::int64_t n, double p, py::handle size) { const Size z = ParseSize(size); return Result(g.Binomial(n, p, z.dims), z); },
+           py::arg("n"), py::arg("p"), py::arg("size") = py::none(), "Binomial variates (int64).")
+      .def("permutation",
+           [](Generator& s, py::handle x) {
+             return PermutationOf(
+                 x, [](void* g, std::int64_t n) { return static_cast<Generator*>(g)->Permutation(n); },
+                 [](void* g, const NDArray& a) { return static_cast<Generator*>(g)->Permutation(a); }, &s);
+           },
+           py::arg("x"), "A shuffled arange(x), or a shuffled copy of x along its first axis.")
+      .def("shuffle", [](Generator& g, py::handle x) { g.Shuffle(AsNDArray(x)); }, py::arg("x"),
+           "Shuffles x in place along its first axis.")
+      .def("choice",
+           [](Generator& g, py::handle a, py::handle size, bool replace, py::handle p, bool shuffle) {
+             return Choice(g, a, size, replace, p, shuffle);
+           },
+           py::arg("a"), py::arg("size") = py::none(), py::arg("replace") = true, py::arg("p") = py::none(),
+           py::arg("shuffle") = true, "Samples from a (or arange(a)) along its first axis.");
+  r.def("default_rng", [](py::handle seed) { return new Generator(SeedSeqOf(seed)); }, py::arg("seed") = py::none(),
+        "A Generator over PCG64 seeded through SeedSequence(seed).");
+}
+
+}  // namespace python
+}  // namespace shade
