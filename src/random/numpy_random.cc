@@ -496,13 +496,14 @@ std::int64_t BinomialInversion(BG& bg, std::int64_t n, double p) {
   const double q = 1.0 - p;
   const double qn = std::exp(static_cast<double>(n) * std::log(q));
   const double np = static_cast<double>(n) * p;
-  const double bound = std::min(static_cast<double>(n), np + 10.0 * std::sqrt(np * q + 1));
+  const auto bound =
+      static_cast<std::int64_t>(std::min(static_cast<double>(n), np + 10.0 * std::sqrt(np * q + 1)));
   std::int64_t X = 0;
   double px = qn;
   double U = bg.NextDouble();
   while (U > px) {
     ++X;
-    if (static_cast<double>(X) > bound) {
+    if (X > bound) {
       X = 0;
       px = qn;
       U = bg.NextDouble();
@@ -572,8 +573,8 @@ std::int64_t BinomialBTPE(BG& bg, std::int64_t n, double p) {
     const double A = std::log(v);
     if (A < t - rho) return y;
     if (A > t + rho) continue;
-    const double x1 = static_cast<double>(y + 1), f1 = dm + 1.0, z = dn + 1.0 - static_cast<double>(y),
-                 w = dn - dm + 1.0;
+    const double x1 = static_cast<double>(y + 1), f1 = dm + 1.0, z = dn + 1.0 - dm,
+                 w = dn - static_cast<double>(y) + 1.0;
     const double x2 = x1 * x1, f2 = f1 * f1, z2 = z * z, w2 = w * w;
     auto corr = [](double sq, double base) {
       return (13680. - (462. - (132. - (99. - 140. / sq) / sq) / sq) / sq) / base / 166320.;
