@@ -54,9 +54,19 @@ Int128 ToInt128(py::handle h, const char* what) {
   const unsigned long long ull = PyLong_AsUnsignedLongLong(v.ptr());
   if (PyErr_Occurred()) {
     PyErr_Clear();
-    return static_cast<Int128>(1) << 65;
+    // 2**64 itself is a valid exclusive bound of uint64; anything larger saturates.
+    py::int_ two64 = py::reinterpret_steal<py::int_>(PyNumber_Lshift(py::int_(1).ptr(), py::int_(64).ptr()));
+    const bool is_two64 = PyObject_RichCompareBool(v.ptr(), two64.ptr(), Py_EQ) == 1;
+    return static_cast<Int128>(1) << (is_two64 ? 64 : 65);
   }
   return static_cast<Int128>(ull);
+}
+
+// Python int or NumPy integer scalar (arrays, even 0-d ones, are not).
+bool IsIntLike(py::handle h) {
+  if (PyLong_Check(h.ptr())) return true;
+  static py::object np_integer = py::module_::import("numpy").attr("integer");
+  return py::isinstance(h, np_integer);
 }
 
 // Python int -> 32-bit words, least significant first (NumPy's SeedSequence entropy).
@@ -136,7 +146,7 @@ py::object Choice(Rng& rng, py::handle a, py::handle size, bool replace, py::han
   if (!p.is_none()) pa = AsNDArray(p);
   std::int64_t pop;
   NDArray arr;
-  const bool is_int = PyIndex_Check(a.ptr());
+  const bool is_int = IsIntLike(a);
   if (is_int) {
     const Int128 v = ToInt128(a, "a");
     if (v < 0 || v > INT64_MAX) throw py::value_error("a must be a positive integer unless no samples are taken");
@@ -157,7 +167,7 @@ py::object Choice(Rng& rng, py::handle a, py::handle size, bool replace, py::han
 
 py::object PermutationOf(py::handle x, NDArray (*by_n)(void*, std::int64_t),
                          NDArray (*by_array)(void*, const NDArray&), void* rng) {
-  if (PyIndex_Check(x.ptr())) return Wrap(by_n(rng, static_cast<std::int64_t>(ToInt128(x, "x"))));
+  if (IsIntLike(x)) return Wrap(by_n(rng, static_cast<std::int64_t>(ToInt128(x, "x"))));
   return Wrap(by_array(rng, AsNDArray(x)));
 }
 

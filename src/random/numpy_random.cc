@@ -587,9 +587,10 @@ std::int64_t BinomialBTPE(BG& bg, std::int64_t n, double p) {
   }
 }
 
+// The legacy stream has no shortcut for n == 0 or p == 0: inversion still draws one uniform.
 template <typename BG>
-std::int64_t BinomialDraw(BG& bg, std::int64_t n, double p) {
-  if (n == 0 || p == 0.0) return 0;
+std::int64_t BinomialDraw(BG& bg, std::int64_t n, double p, bool legacy) {
+  if (!legacy && (n == 0 || p == 0.0)) return 0;
   if (p <= 0.5) {
     return static_cast<double>(n) * p <= 30.0 ? BinomialInversion(bg, n, p) : BinomialBTPE(bg, n, p);
   }
@@ -843,7 +844,7 @@ NDArray RandomState::Poisson(double lam, IndexSpan size) {
 
 NDArray RandomState::Binomial(std::int64_t n, double p, IndexSpan size) {
   CheckBinomial(n, p);
-  return FillNew<std::int64_t>(size, [&] { return BinomialDraw(mt_, n, p); });
+  return FillNew<std::int64_t>(size, [&] { return BinomialDraw(mt_, n, p, true); });
 }
 
 NDArray RandomState::Permutation(std::int64_t n) { return PermutationN(mt_, n); }
@@ -891,7 +892,7 @@ NDArray Generator::Poisson(double lam, IndexSpan size) {
 
 NDArray Generator::Binomial(std::int64_t n, double p, IndexSpan size) {
   CheckBinomial(n, p);
-  return FillNew<std::int64_t>(size, [&] { return BinomialDraw(pcg_, n, p); });
+  return FillNew<std::int64_t>(size, [&] { return BinomialDraw(pcg_, n, p, false); });
 }
 
 NDArray Generator::Permutation(std::int64_t n) { return PermutationN(pcg_, n); }
