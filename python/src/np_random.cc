@@ -38,13 +38,16 @@ Size ParseSize(py::handle h) {
   return s;
 }
 
-py::object Result(NDArray a, const Size& s) { return s.scalar ? ElementAsScalar(a) : Wrap(std::move(a)); }
+py::object Result(NDArray a, const Size& s) {
+  return s.scalar ? ElementAsScalar(a) : Wrap(std::move(a));
+}
 
 // An integer bound (Python int or NumPy integer) as Int128; values beyond 65 bits saturate, so
 // the bounds checks still name them.
 Int128 ToInt128(py::handle h, const char* what) {
   if (!PyIndex_Check(h.ptr()))
-    throw py::type_error(std::string(what) + " must be an integer (array bounds are not supported)");
+    throw py::type_error(std::string(what) +
+                         " must be an integer (array bounds are not supported)");
   py::int_ v = py::reinterpret_steal<py::int_>(PyNumber_Index(h.ptr()));
   if (!v) throw py::error_already_set();
   int overflow = 0;
@@ -55,7 +58,8 @@ Int128 ToInt128(py::handle h, const char* what) {
   if (PyErr_Occurred()) {
     PyErr_Clear();
     // 2**64 itself is a valid exclusive bound of uint64; anything larger saturates.
-    py::int_ two64 = py::reinterpret_steal<py::int_>(PyNumber_Lshift(py::int_(1).ptr(), py::int_(64).ptr()));
+    py::int_ two64 =
+        py::reinterpret_steal<py::int_>(PyNumber_Lshift(py::int_(1).ptr(), py::int_(64).ptr()));
     const bool is_two64 = PyObject_RichCompareBool(v.ptr(), two64.ptr(), Py_EQ) == 1;
     return static_cast<Int128>(1) << (is_two64 ? 64 : 65);
   }
@@ -140,7 +144,8 @@ void CheckRange(double low, double high, const char* msg) {
 
 // choice: a (int or array) and the drawn indices.
 template <typename Rng, typename... Extra>
-py::object Choice(Rng& rng, py::handle a, py::handle size, bool replace, py::handle p, Extra... extra) {
+py::object Choice(Rng& rng, py::handle a, py::handle size, bool replace, py::handle p,
+                  Extra... extra) {
   const Size s = ParseSize(size);
   NDArray pa;
   if (!p.is_none()) pa = AsNDArray(p);
@@ -149,7 +154,8 @@ py::object Choice(Rng& rng, py::handle a, py::handle size, bool replace, py::han
   const bool is_int = IsIntLike(a);
   if (is_int) {
     const Int128 v = ToInt128(a, "a");
-    if (v < 0 || v > INT64_MAX) throw py::value_error("a must be a positive integer unless no samples are taken");
+    if (v < 0 || v > INT64_MAX)
+      throw py::value_error("a must be a positive integer unless no samples are taken");
     pop = static_cast<std::int64_t>(v);
   } else {
     arr = AsNDArray(a);
@@ -175,134 +181,260 @@ py::object PermutationOf(py::handle x, NDArray (*by_n)(void*, std::int64_t),
 
 void BindNpRandom(py::module_& m) {
   py::module_ r = m.def_submodule("_random", "NumPy's random streams (see shade.random)");
-  py::class_<RandomState> rs(r, "RandomState", "NumPy's legacy RandomState (MT19937), bit for bit.");
+  py::class_<RandomState> rs(r, "RandomState",
+                             "NumPy's legacy RandomState (MT19937), bit for bit.");
   rs.def(py::init([](py::handle seed) {
            auto* s = new RandomState(0u);
            SeedLegacy(*s, seed);
            return s;
          }),
          py::arg("seed") = py::none())
-      .def("seed", [](RandomState& s, py::handle seed) { SeedLegacy(s, seed); }, py::arg("seed") = py::none(),
-           "Reseeds: an int in [0, 2**32), a 1-d sequence of them, or None (fresh entropy).")
-      .def("get_state",
-           [](RandomState& s) {
-             const auto& k = s.bit_generator().key();
-             py::object np = py::module_::import("numpy");
-             py::object key = np.attr("array")(std::vector<std::uint32_t>(k.begin(), k.end()), "uint32");
-             return py::make_tuple("MT19937", key, s.bit_generator().pos(), s.has_gauss() ? 1 : 0, s.gauss());
-           },
-           "The state as NumPy's legacy tuple ('MT19937', key, pos, has_gauss, cached_gaussian).")
-      .def("set_state",
-           [](RandomState& s, py::tuple st) {
-             if (st.size() < 3 || py::str(st[0]).cast<std::string>() != "MT19937")
-               throw py::value_error("set_state can only be used with legacy MT19937 state instances");
-             const auto key = py::cast<std::vector<std::uint32_t>>(py::module_::import("numpy").attr("asarray")(st[1]).attr("tolist")());
-             if (key.size() != random::MT19937::kStateSize) throw py::value_error("state must be 624 elements");
-             std::array<std::uint32_t, random::MT19937::kStateSize> k{};
-             std::copy(key.begin(), key.end(), k.begin());
-             s.bit_generator().SetState(k, st[2].cast<int>());
-             const bool has = st.size() > 3 && st[3].cast<int>() != 0;
-             s.SetGauss(has, st.size() > 4 ? st[4].cast<double>() : 0.0);
-           },
-           py::arg("state"), "Restores a state from get_state().")
-      .def("random_sample", [](RandomState& s, py::handle size) { const Size z = ParseSize(size); return Result(s.RandomSample(z.dims), z); },
-           py::arg("size") = py::none(), "Floats in [0, 1) (53 bits).")
-      .def("random", [](RandomState& s, py::handle size) { const Size z = ParseSize(size); return Result(s.RandomSample(z.dims), z); },
-           py::arg("size") = py::none(), "Floats in [0, 1); alias of random_sample.")
-      .def("rand", [](RandomState& s, py::args args) { Size z; z.scalar = args.size() == 0; z.dims = ParseShape(args); return Result(s.RandomSample(z.dims), z); },
-           "rand(d0, d1, ...): floats in [0, 1) of that shape.")
-      .def("randn", [](RandomState& s, py::args args) { Size z; z.scalar = args.size() == 0; z.dims = ParseShape(args); return Result(s.StandardNormal(z.dims), z); },
-           "randn(d0, d1, ...): standard normals of that shape.")
-      .def("randint",
-           [](RandomState& s, py::handle low, py::handle high, py::handle size, py::handle dtype) {
-             Int128 lo, hi;
-             Bounds(low, high, &lo, &hi);
-             const Size z = ParseSize(size);
-             return Result(s.RandInt(lo, hi, z.dims, IntDType(dtype, kInt64)), z);
-           },
-           py::arg("low"), py::arg("high") = py::none(), py::arg("size") = py::none(), py::arg("dtype") = py::none(),
-           "Integers in [low, high) (or [0, low) when high is None) of dtype (default int64).")
-      .def("standard_normal", [](RandomState& s, py::handle size) { const Size z = ParseSize(size); return Result(s.StandardNormal(z.dims), z); },
-           py::arg("size") = py::none(), "Standard normals (polar method, cached second value).")
-      .def("normal", [](RandomState& s, double loc, double scale, py::handle size) { const Size z = ParseSize(size); return Result(s.Normal(loc, scale, z.dims), z); },
-           py::arg("loc") = 0.0, py::arg("scale") = 1.0, py::arg("size") = py::none(), "Normals loc + scale * N(0, 1).")
-      .def("uniform",
-           [](RandomState& s, double low, double high, py::handle size) {
-             CheckRange(low, high, "Range exceeds valid bounds");
-             const Size z = ParseSize(size);
-             return Result(s.Uniform(low, high, z.dims), z);
-           },
-           py::arg("low") = 0.0, py::arg("high") = 1.0, py::arg("size") = py::none(), "Floats in [low, high).")
-      .def("standard_exponential", [](RandomState& s, py::handle size) { const Size z = ParseSize(size); return Result(s.StandardExponential(z.dims), z); },
-           py::arg("size") = py::none(), "Exponentials of scale 1.")
-      .def("exponential", [](RandomState& s, double scale, py::handle size) { const Size z = ParseSize(size); return Result(s.Exponential(scale, z.dims), z); },
-           py::arg("scale") = 1.0, py::arg("size") = py::none(), "Exponentials of the given scale.")
-      .def("standard_gamma", [](RandomState& s, double shape, py::handle size) { const Size z = ParseSize(size); return Result(s.StandardGamma(shape, z.dims), z); },
-           py::arg("shape"), py::arg("size") = py::none(), "Gamma variates of scale 1.")
-      .def("gamma", [](RandomState& s, double shape, double scale, py::handle size) { const Size z = ParseSize(size); return Result(s.Gamma(shape, scale, z.dims), z); },
-           py::arg("shape"), py::arg("scale") = 1.0, py::arg("size") = py::none(), "Gamma variates.")
-      .def("beta", [](RandomState& s, double a, double b, py::handle size) { const Size z = ParseSize(size); return Result(s.Beta(a, b, z.dims), z); },
-           py::arg("a"), py::arg("b"), py::arg("size") = py::none(), "Beta variates.")
-      .def("poisson", [](RandomState& s, double lam, py::handle size) { const Size z = ParseSize(size); return Result(s.Poisson(lam, z.dims), z); },
-           py::arg("lam") = 1.0, py::arg("size") = py::none(), "Poisson variates (int64).")
-      .def("binomial", [](RandomState& s, std::int64_t n, double p, py::handle size) { const Size z = ParseSize(size); return Result(s.Binomial(n, p, z.dims), z); },
-           py::arg("n"), py::arg("p"), py::arg("size") = py::none(), "Binomial variates (int64).")
-      .def("permutation",
-           [](RandomState& s, py::handle x) {
-             return PermutationOf(
-                 x, [](void* g, std::int64_t n) { return static_cast<RandomState*>(g)->Permutation(n); },
-                 [](void* g, const NDArray& a) { return static_cast<RandomState*>(g)->Permutation(a); }, &s);
-           },
-           py::arg("x"), "A shuffled arange(x), or a shuffled copy of x along its first axis.")
-      .def("shuffle", [](RandomState& s, py::handle x) { s.Shuffle(AsNDArray(x)); }, py::arg("x"),
-           "Shuffles x in place along its first axis.")
-      .def("choice",
-           [](RandomState& s, py::handle a, py::handle size, bool replace, py::handle p) { return Choice(s, a, size, replace, p); },
-           py::arg("a"), py::arg("size") = py::none(), py::arg("replace") = true, py::arg("p") = py::none(),
-           "Samples from a (or arange(a)), with or without replacement, optionally with probabilities p.");
+      .def(
+          "seed", [](RandomState& s, py::handle seed) { SeedLegacy(s, seed); },
+          py::arg("seed") = py::none(),
+          "Reseeds: an int in [0, 2**32), a 1-d sequence of them, or None (fresh entropy).")
+      .def(
+          "get_state",
+          [](RandomState& s) {
+            const auto& k = s.bit_generator().key();
+            py::object np = py::module_::import("numpy");
+            py::object key =
+                np.attr("array")(std::vector<std::uint32_t>(k.begin(), k.end()), "uint32");
+            return py::make_tuple("MT19937", key, s.bit_generator().pos(), s.has_gauss() ? 1 : 0,
+                                  s.gauss());
+          },
+          "The state as NumPy's legacy tuple ('MT19937', key, pos, has_gauss, cached_gaussian).")
+      .def(
+          "set_state",
+          [](RandomState& s, py::tuple st) {
+            if (st.size() < 3 || py::str(st[0]).cast<std::string>() != "MT19937")
+              throw py::value_error(
+                  "set_state can only be used with legacy MT19937 state instances");
+            const auto key = py::cast<std::vector<std::uint32_t>>(
+                py::module_::import("numpy").attr("asarray")(st[1]).attr("tolist")());
+            if (key.size() != random::MT19937::kStateSize)
+              throw py::value_error("state must be 624 elements");
+            std::array<std::uint32_t, random::MT19937::kStateSize> k{};
+            std::copy(key.begin(), key.end(), k.begin());
+            s.bit_generator().SetState(k, st[2].cast<int>());
+            const bool has = st.size() > 3 && st[3].cast<int>() != 0;
+            s.SetGauss(has, st.size() > 4 ? st[4].cast<double>() : 0.0);
+          },
+          py::arg("state"), "Restores a state from get_state().")
+      .def(
+          "random_sample",
+          [](RandomState& s, py::handle size) {
+            const Size z = ParseSize(size);
+            return Result(s.RandomSample(z.dims), z);
+          },
+          py::arg("size") = py::none(), "Floats in [0, 1) (53 bits).")
+      .def(
+          "random",
+          [](RandomState& s, py::handle size) {
+            const Size z = ParseSize(size);
+            return Result(s.RandomSample(z.dims), z);
+          },
+          py::arg("size") = py::none(), "Floats in [0, 1); alias of random_sample.")
+      .def(
+          "rand",
+          [](RandomState& s, py::args args) {
+            Size z;
+            z.scalar = args.size() == 0;
+            z.dims = ParseShape(args);
+            return Result(s.RandomSample(z.dims), z);
+          },
+          "rand(d0, d1, ...): floats in [0, 1) of that shape.")
+      .def(
+          "randn",
+          [](RandomState& s, py::args args) {
+            Size z;
+            z.scalar = args.size() == 0;
+            z.dims = ParseShape(args);
+            return Result(s.StandardNormal(z.dims), z);
+          },
+          "randn(d0, d1, ...): standard normals of that shape.")
+      .def(
+          "randint",
+          [](RandomState& s, py::handle low, py::handle high, py::handle size, py::handle dtype) {
+            Int128 lo, hi;
+            Bounds(low, high, &lo, &hi);
+            const Size z = ParseSize(size);
+            return Result(s.RandInt(lo, hi, z.dims, IntDType(dtype, kInt64)), z);
+          },
+          py::arg("low"), py::arg("high") = py::none(), py::arg("size") = py::none(),
+          py::arg("dtype") = py::none(),
+          "Integers in [low, high) (or [0, low) when high is None) of dtype (default int64).")
+      .def(
+          "standard_normal",
+          [](RandomState& s, py::handle size) {
+            const Size z = ParseSize(size);
+            return Result(s.StandardNormal(z.dims), z);
+          },
+          py::arg("size") = py::none(), "Standard normals (polar method, cached second value).")
+      .def(
+          "normal",
+          [](RandomState& s, double loc, double scale, py::handle size) {
+            const Size z = ParseSize(size);
+            return Result(s.Normal(loc, scale, z.dims), z);
+          },
+          py::arg("loc") = 0.0, py::arg("scale") = 1.0, py::arg("size") = py::none(),
+          "Normals loc + scale * N(0, 1).")
+      .def(
+          "uniform",
+          [](RandomState& s, double low, double high, py::handle size) {
+            CheckRange(low, high, "Range exceeds valid bounds");
+            const Size z = ParseSize(size);
+            return Result(s.Uniform(low, high, z.dims), z);
+          },
+          py::arg("low") = 0.0, py::arg("high") = 1.0, py::arg("size") = py::none(),
+          "Floats in [low, high).")
+      .def(
+          "standard_exponential",
+          [](RandomState& s, py::handle size) {
+            const Size z = ParseSize(size);
+            return Result(s.StandardExponential(z.dims), z);
+          },
+          py::arg("size") = py::none(), "Exponentials of scale 1.")
+      .def(
+          "exponential",
+          [](RandomState& s, double scale, py::handle size) {
+            const Size z = ParseSize(size);
+            return Result(s.Exponential(scale, z.dims), z);
+          },
+          py::arg("scale") = 1.0, py::arg("size") = py::none(), "Exponentials of the given scale.")
+      .def(
+          "standard_gamma",
+          [](RandomState& s, double shape, py::handle size) {
+            const Size z = ParseSize(size);
+            return Result(s.StandardGamma(shape, z.dims), z);
+          },
+          py::arg("shape"), py::arg("size") = py::none(), "Gamma variates of scale 1.")
+      .def(
+          "gamma",
+          [](RandomState& s, double shape, double scale, py::handle size) {
+            const Size z = ParseSize(size);
+            return Result(s.Gamma(shape, scale, z.dims), z);
+          },
+          py::arg("shape"), py::arg("scale") = 1.0, py::arg("size") = py::none(), "Gamma variates.")
+      .def(
+          "beta",
+          [](RandomState& s, double a, double b, py::handle size) {
+            const Size z = ParseSize(size);
+            return Result(s.Beta(a, b, z.dims), z);
+          },
+          py::arg("a"), py::arg("b"), py::arg("size") = py::none(), "Beta variates.")
+      .def(
+          "poisson",
+          [](RandomState& s, double lam, py::handle size) {
+            const Size z = ParseSize(size);
+            return Result(s.Poisson(lam, z.dims), z);
+          },
+          py::arg("lam") = 1.0, py::arg("size") = py::none(), "Poisson variates (int64).")
+      .def(
+          "binomial",
+          [](RandomState& s, std::int64_t n, double p, py::handle size) {
+            const Size z = ParseSize(size);
+            return Result(s.Binomial(n, p, z.dims), z);
+          },
+          py::arg("n"), py::arg("p"), py::arg("size") = py::none(), "Binomial variates (int64).")
+      .def(
+          "permutation",
+          [](RandomState& s, py::handle x) {
+            return PermutationOf(
+                x,
+                [](void* g, std::int64_t n) {
+                  return static_cast<RandomState*>(g)->Permutation(n);
+                },
+                [](void* g, const NDArray& a) {
+                  return static_cast<RandomState*>(g)->Permutation(a);
+                },
+                &s);
+          },
+          py::arg("x"), "A shuffled arange(x), or a shuffled copy of x along its first axis.")
+      .def(
+          "shuffle", [](RandomState& s, py::handle x) { s.Shuffle(AsNDArray(x)); }, py::arg("x"),
+          "Shuffles x in place along its first axis.")
+      .def(
+          "choice",
+          [](RandomState& s, py::handle a, py::handle size, bool replace, py::handle p) {
+            return Choice(s, a, size, replace, p);
+          },
+          py::arg("a"), py::arg("size") = py::none(), py::arg("replace") = true,
+          py::arg("p") = py::none(),
+          "Samples from a (or arange(a)), with or without replacement, optionally with "
+          "probabilities p.");
 
   py::class_<Generator> gen(r, "Generator", "NumPy's Generator over PCG64, bit for bit.");
-  gen.def(py::init([](py::handle seed) { return new Generator(SeedSeqOf(seed)); }), py::arg("seed") = py::none())
-      .def("random",
-           [](Generator& g, py::handle size, py::handle dtype) { const Size z = ParseSize(size); return Result(g.Random(z.dims, IntDType(dtype, kFloat64)), z); },
-           py::arg("size") = py::none(), py::arg("dtype") = py::none(), "Floats in [0, 1) (float64 or float32).")
-      .def("integers",
-           [](Generator& g, py::handle low, py::handle high, py::handle size, py::handle dtype, bool endpoint) {
-             Int128 lo, hi;
-             Bounds(low, high, &lo, &hi);
-             const Size z = ParseSize(size);
-             return Result(g.Integers(lo, hi, z.dims, IntDType(dtype, kInt64), endpoint), z);
-           },
-           py::arg("low"), py::arg("high") = py::none(), py::arg("size") = py::none(), py::arg("dtype") = py::none(),
-           py::arg("endpoint") = false, "Integers in [low, high) ([low, high] with endpoint=True), Lemire's method.")
-      .def("uniform",
-           [](Generator& g, double low, double high, py::handle size) {
-             CheckRange(low, high, "high - low range exceeds valid bounds");
-             const Size z = ParseSize(size);
-             return Result(g.Uniform(low, high, z.dims), z);
-           },
-           py::arg("low") = 0.0, py::arg("high") = 1.0, py::arg("size") = py::none(), "Floats in [low, high).")
-      .def("poisson", [](Generator& g, double lam, py::handle size) { const Size z = ParseSize(size); return Result(g.Poisson(lam, z.dims), z); },
-           py::arg("lam") = 1.0, py::arg("size") = py::none(), "Poisson variates (int64).")
-      .def("binomial", [](Generator& g, std::int64_t n, double p, py::handle size) { const Size z = ParseSize(size); return Result(g.Binomial(n, p, z.dims), z); },
-           py::arg("n"), py::arg("p"), py::arg("size") = py::none(), "Binomial variates (int64).")
-      .def("permutation",
-           [](Generator& s, py::handle x) {
-             return PermutationOf(
-                 x, [](void* g, std::int64_t n) { return static_cast<Generator*>(g)->Permutation(n); },
-                 [](void* g, const NDArray& a) { return static_cast<Generator*>(g)->Permutation(a); }, &s);
-           },
-           py::arg("x"), "A shuffled arange(x), or a shuffled copy of x along its first axis.")
-      .def("shuffle", [](Generator& g, py::handle x) { g.Shuffle(AsNDArray(x)); }, py::arg("x"),
-           "Shuffles x in place along its first axis.")
-      .def("choice",
-           [](Generator& g, py::handle a, py::handle size, bool replace, py::handle p, bool shuffle) {
-             return Choice(g, a, size, replace, p, shuffle);
-           },
-           py::arg("a"), py::arg("size") = py::none(), py::arg("replace") = true, py::arg("p") = py::none(),
-           py::arg("shuffle") = true, "Samples from a (or arange(a)) along its first axis.");
-  r.def("default_rng", [](py::handle seed) { return new Generator(SeedSeqOf(seed)); }, py::arg("seed") = py::none(),
-        "A Generator over PCG64 seeded through SeedSequence(seed).");
+  gen.def(py::init([](py::handle seed) { return new Generator(SeedSeqOf(seed)); }),
+          py::arg("seed") = py::none())
+      .def(
+          "random",
+          [](Generator& g, py::handle size, py::handle dtype) {
+            const Size z = ParseSize(size);
+            return Result(g.Random(z.dims, IntDType(dtype, kFloat64)), z);
+          },
+          py::arg("size") = py::none(), py::arg("dtype") = py::none(),
+          "Floats in [0, 1) (float64 or float32).")
+      .def(
+          "integers",
+          [](Generator& g, py::handle low, py::handle high, py::handle size, py::handle dtype,
+             bool endpoint) {
+            Int128 lo, hi;
+            Bounds(low, high, &lo, &hi);
+            const Size z = ParseSize(size);
+            return Result(g.Integers(lo, hi, z.dims, IntDType(dtype, kInt64), endpoint), z);
+          },
+          py::arg("low"), py::arg("high") = py::none(), py::arg("size") = py::none(),
+          py::arg("dtype") = py::none(), py::arg("endpoint") = false,
+          "Integers in [low, high) ([low, high] with endpoint=True), Lemire's method.")
+      .def(
+          "uniform",
+          [](Generator& g, double low, double high, py::handle size) {
+            CheckRange(low, high, "high - low range exceeds valid bounds");
+            const Size z = ParseSize(size);
+            return Result(g.Uniform(low, high, z.dims), z);
+          },
+          py::arg("low") = 0.0, py::arg("high") = 1.0, py::arg("size") = py::none(),
+          "Floats in [low, high).")
+      .def(
+          "poisson",
+          [](Generator& g, double lam, py::handle size) {
+            const Size z = ParseSize(size);
+            return Result(g.Poisson(lam, z.dims), z);
+          },
+          py::arg("lam") = 1.0, py::arg("size") = py::none(), "Poisson variates (int64).")
+      .def(
+          "binomial",
+          [](Generator& g, std::int64_t n, double p, py::handle size) {
+            const Size z = ParseSize(size);
+            return Result(g.Binomial(n, p, z.dims), z);
+          },
+          py::arg("n"), py::arg("p"), py::arg("size") = py::none(), "Binomial variates (int64).")
+      .def(
+          "permutation",
+          [](Generator& s, py::handle x) {
+            return PermutationOf(
+                x,
+                [](void* g, std::int64_t n) { return static_cast<Generator*>(g)->Permutation(n); },
+                [](void* g, const NDArray& a) {
+                  return static_cast<Generator*>(g)->Permutation(a);
+                },
+                &s);
+          },
+          py::arg("x"), "A shuffled arange(x), or a shuffled copy of x along its first axis.")
+      .def(
+          "shuffle", [](Generator& g, py::handle x) { g.Shuffle(AsNDArray(x)); }, py::arg("x"),
+          "Shuffles x in place along its first axis.")
+      .def(
+          "choice",
+          [](Generator& g, py::handle a, py::handle size, bool replace, py::handle p,
+             bool shuffle) { return Choice(g, a, size, replace, p, shuffle); },
+          py::arg("a"), py::arg("size") = py::none(), py::arg("replace") = true,
+          py::arg("p") = py::none(), py::arg("shuffle") = true,
+          "Samples from a (or arange(a)) along its first axis.");
+  r.def(
+      "default_rng", [](py::handle seed) { return new Generator(SeedSeqOf(seed)); },
+      py::arg("seed") = py::none(), "A Generator over PCG64 seeded through SeedSequence(seed).");
 }
 
 }  // namespace python

@@ -45,7 +45,8 @@ void MT19937::SeedByArray(const std::uint32_t* key, std::size_t n) {
   std::size_t i = 1, j = 0;
   for (std::size_t k = std::max(N, n); k > 0; --k) {
     const std::uint32_t prev = key_[i - 1];
-    key_[i] = (key_[i] ^ ((prev ^ (prev >> 30)) * 1664525u)) + key[j] + static_cast<std::uint32_t>(j);
+    key_[i] =
+        (key_[i] ^ ((prev ^ (prev >> 30)) * 1664525u)) + key[j] + static_cast<std::uint32_t>(j);
     ++i;
     ++j;
     if (i >= N) {
@@ -68,8 +69,8 @@ void MT19937::SeedByArray(const std::uint32_t* key, std::size_t n) {
 }
 
 void MT19937::SetState(const std::array<std::uint32_t, kStateSize>& key, int pos) {
-  SHADE_CHECK(pos >= 0 && pos <= kStateSize) << "MT19937: state position " << pos
-                                              << " is not in [0, 624]";
+  SHADE_CHECK(pos >= 0 && pos <= kStateSize)
+      << "MT19937: state position " << pos << " is not in [0, 624]";
   key_ = key;
   pos_ = pos;
 }
@@ -139,7 +140,9 @@ SeedSequence SeedSequence::FromUint64(std::uint64_t seed) {
   return SeedSequence(std::move(words));
 }
 
-SeedSequence SeedSequence::FromEntropy() { return SeedSequence(OsEntropy(4)); }
+SeedSequence SeedSequence::FromEntropy() {
+  return SeedSequence(OsEntropy(4));
+}
 
 std::vector<std::uint32_t> SeedSequence::GenerateState32(std::size_t n) const {
   std::vector<std::uint32_t> out(n);
@@ -157,7 +160,8 @@ std::vector<std::uint64_t> SeedSequence::GenerateState64(std::size_t n) const {
   const std::vector<std::uint32_t> w = GenerateState32(2 * n);
   std::vector<std::uint64_t> out(n);
   for (std::size_t i = 0; i < n; ++i)
-    out[i] = static_cast<std::uint64_t>(w[2 * i]) | (static_cast<std::uint64_t>(w[2 * i + 1]) << 32);
+    out[i] =
+        static_cast<std::uint64_t>(w[2 * i]) | (static_cast<std::uint64_t>(w[2 * i + 1]) << 32);
   return out;
 }
 
@@ -332,7 +336,8 @@ void FillBool(BG& bg, bool off, bool rng, bool* out, index_t n) {
 }
 
 const char* DTypeName(int dtype) {
-  return DispatchDType(dtype, [](auto tag) { return DataType<typename decltype(tag)::type>::kName; });
+  return DispatchDType(dtype,
+                       [](auto tag) { return DataType<typename decltype(tag)::type>::kName; });
 }
 
 // NumPy's randint/integers: bounds checks, then the fill of the output type.
@@ -432,11 +437,10 @@ double PolarPair(BG& bg, double* second) {
 // Stirling series of log Gamma(x) for x >= 7, shifted down by recursion below (NumPy's loggam).
 double LogGamma(double x) {
   // B_{2k} / (2k (2k - 1)) for k = 1..10, as 15-16 significant digits.
-  static const double kCoef[10] = {8.333333333333333e-02,  -2.777777777777778e-03,
-                                   7.936507936507937e-04,  -5.952380952380952e-04,
-                                   8.417508417508418e-04,  -1.917526917526918e-03,
-                                   6.410256410256410e-03,  -2.955065359477124e-02,
-                                   1.796443723688307e-01,  -1.39243221690590e+00};
+  static const double kCoef[10] = {
+      8.333333333333333e-02, -2.777777777777778e-03, 7.936507936507937e-04, -5.952380952380952e-04,
+      8.417508417508418e-04, -1.917526917526918e-03, 6.410256410256410e-03, -2.955065359477124e-02,
+      1.796443723688307e-01, -1.39243221690590e+00};
   if (x == 1.0 || x == 2.0) return 0.0;
   const std::int64_t n = x < 7.0 ? static_cast<std::int64_t>(7 - x) : 0;
   double x0 = x + static_cast<double>(n);
@@ -496,8 +500,8 @@ std::int64_t BinomialInversion(BG& bg, std::int64_t n, double p) {
   const double q = 1.0 - p;
   const double qn = std::exp(static_cast<double>(n) * std::log(q));
   const double np = static_cast<double>(n) * p;
-  const auto bound =
-      static_cast<std::int64_t>(std::min(static_cast<double>(n), np + 10.0 * std::sqrt(np * q + 1)));
+  const auto bound = static_cast<std::int64_t>(
+      std::min(static_cast<double>(n), np + 10.0 * std::sqrt(np * q + 1)));
   std::int64_t X = 0;
   double px = qn;
   double U = bg.NextDouble();
@@ -592,7 +596,8 @@ template <typename BG>
 std::int64_t BinomialDraw(BG& bg, std::int64_t n, double p, bool legacy) {
   if (!legacy && (n == 0 || p == 0.0)) return 0;
   if (p <= 0.5) {
-    return static_cast<double>(n) * p <= 30.0 ? BinomialInversion(bg, n, p) : BinomialBTPE(bg, n, p);
+    return static_cast<double>(n) * p <= 30.0 ? BinomialInversion(bg, n, p)
+                                              : BinomialBTPE(bg, n, p);
   }
   const double q = 1.0 - p;
   return n - (q * static_cast<double>(n) <= 30.0 ? BinomialInversion(bg, n, q)
@@ -702,9 +707,15 @@ index_t NumelOf(IndexSpan size) {
 
 // ------------------------------------------------------------------ RandomState
 
-RandomState::RandomState() { SeedFromEntropy(); }
-RandomState::RandomState(std::uint32_t seed) { Seed(seed); }
-RandomState::RandomState(const std::vector<std::uint32_t>& seed) { Seed(seed); }
+RandomState::RandomState() {
+  SeedFromEntropy();
+}
+RandomState::RandomState(std::uint32_t seed) {
+  Seed(seed);
+}
+RandomState::RandomState(const std::vector<std::uint32_t>& seed) {
+  Seed(seed);
+}
 
 void RandomState::Seed(std::uint32_t seed) {
   mt_.Seed(seed);
@@ -717,7 +728,9 @@ void RandomState::Seed(const std::vector<std::uint32_t>& seed) {
   SetGauss(false, 0.0);
 }
 
-void RandomState::SeedFromEntropy() { Seed(OsEntropy(MT19937::kStateSize)); }
+void RandomState::SeedFromEntropy() {
+  Seed(OsEntropy(MT19937::kStateSize));
+}
 
 double RandomState::Gauss() {
   if (has_gauss_) {
@@ -847,8 +860,12 @@ NDArray RandomState::Binomial(std::int64_t n, double p, IndexSpan size) {
   return FillNew<std::int64_t>(size, [&] { return BinomialDraw(mt_, n, p, true); });
 }
 
-NDArray RandomState::Permutation(std::int64_t n) { return PermutationN(mt_, n); }
-NDArray RandomState::Permutation(const NDArray& x) { return PermutationOf(mt_, x, "permutation"); }
+NDArray RandomState::Permutation(std::int64_t n) {
+  return PermutationN(mt_, n);
+}
+NDArray RandomState::Permutation(const NDArray& x) {
+  return PermutationOf(mt_, x, "permutation");
+}
 void RandomState::Shuffle(const NDArray& x) {
   SHADE_CHECK_INDEX(x.ndim() >= 1) << "shuffle: x must be at least 1-dimensional";
   x.copy_(PermutationOf(mt_, x, "shuffle"));
@@ -870,8 +887,8 @@ NDArray RandomState::Choice(std::int64_t pop_size, IndexSpan size, bool replace,
 
 NDArray Generator::Random(IndexSpan size, int dtype) {
   if (dtype == kFloat32) return FillNew<float>(size, [&] { return pcg_.NextFloat(); });
-  SHADE_CHECK_TYPE(dtype == kFloat64) << "random: Unsupported dtype " << DTypeName(dtype)
-                                      << " for random (float64 or float32)";
+  SHADE_CHECK_TYPE(dtype == kFloat64)
+      << "random: Unsupported dtype " << DTypeName(dtype) << " for random (float64 or float32)";
   return FillNew<double>(size, [&] { return pcg_.NextDouble(); });
 }
 
@@ -895,8 +912,12 @@ NDArray Generator::Binomial(std::int64_t n, double p, IndexSpan size) {
   return FillNew<std::int64_t>(size, [&] { return BinomialDraw(pcg_, n, p, false); });
 }
 
-NDArray Generator::Permutation(std::int64_t n) { return PermutationN(pcg_, n); }
-NDArray Generator::Permutation(const NDArray& x) { return PermutationOf(pcg_, x, "permutation"); }
+NDArray Generator::Permutation(std::int64_t n) {
+  return PermutationN(pcg_, n);
+}
+NDArray Generator::Permutation(const NDArray& x) {
+  return PermutationOf(pcg_, x, "permutation");
+}
 void Generator::Shuffle(const NDArray& x) {
   SHADE_CHECK_INDEX(x.ndim() >= 1) << "shuffle: x must be at least 1-dimensional";
   x.copy_(PermutationOf(pcg_, x, "shuffle"));
@@ -918,7 +939,8 @@ NDArray Generator::Choice(std::int64_t pop_size, IndexSpan size, bool replace, c
     for (std::int64_t i = 0; i < pop_size; ++i) idx[static_cast<std::size_t>(i)] = i;
     const std::int64_t first = std::max<std::int64_t>(pop_size - n, 1);
     for (std::int64_t i = pop_size - 1; i >= first; --i) {
-      const auto j = static_cast<std::int64_t>(Bounded64(pcg_, static_cast<std::uint64_t>(i), false));
+      const auto j =
+          static_cast<std::int64_t>(Bounded64(pcg_, static_cast<std::uint64_t>(i), false));
       std::swap(idx[static_cast<std::size_t>(i)], idx[static_cast<std::size_t>(j)]);
     }
     std::copy(idx.end() - n, idx.end(), o);
@@ -929,22 +951,28 @@ NDArray Generator::Choice(std::int64_t pop_size, IndexSpan size, bool replace, c
   std::unordered_set<std::int64_t> taken;
   taken.reserve(static_cast<std::size_t>(n) * 2);
   for (std::int64_t j = pop_size - n; j < pop_size; ++j) {
-    const auto val = static_cast<std::int64_t>(Bounded64(pcg_, static_cast<std::uint64_t>(j), false));
+    const auto val =
+        static_cast<std::int64_t>(Bounded64(pcg_, static_cast<std::uint64_t>(j), false));
     const std::int64_t pick = taken.insert(val).second ? val : j;
     if (pick == j && val != j) taken.insert(j);
     o[j - pop_size + n] = pick;
   }
   if (shuffle) {
     for (std::int64_t i = n - 1; i >= 1; --i) {
-      const auto j = static_cast<std::int64_t>(Bounded64(pcg_, static_cast<std::uint64_t>(i), false));
+      const auto j =
+          static_cast<std::int64_t>(Bounded64(pcg_, static_cast<std::uint64_t>(i), false));
       std::swap(o[i], o[j]);
     }
   }
   return out;
 }
 
-Generator default_rng(std::uint64_t seed) { return Generator(SeedSequence::FromUint64(seed)); }
-Generator default_rng() { return Generator(SeedSequence::FromEntropy()); }
+Generator default_rng(std::uint64_t seed) {
+  return Generator(SeedSequence::FromUint64(seed));
+}
+Generator default_rng() {
+  return Generator(SeedSequence::FromEntropy());
+}
 
 }  // namespace random
 }  // namespace shade

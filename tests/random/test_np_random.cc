@@ -28,14 +28,19 @@ std::vector<T> Values(const NDArray& a) {
 
 TEST(NpRandom, LegacyStoredValues) {
   RandomState rs(12345u);
-  EXPECT_EQ(Values<double>(rs.RandomSample({3})),
-            (std::vector<double>{0x1.dbf6a3f8f84b7p-1, 0x1.43f7f410bb044p-2, 0x1.78aa6d0a2dad8p-3}));
-  EXPECT_EQ(Values<std::int64_t>(rs.RandInt(0, 1000, {5})), (std::vector<std::int64_t>{382, 357, 546, 541, 769}));
-  EXPECT_EQ(Values<double>(rs.StandardNormal({3})),
-            (std::vector<double>{0x1.7c8cf8427b26ep-4, 0x1.20821040b7d8bp-2, 0x1.89bd53738ebe6p-1}));
+  EXPECT_EQ(
+      Values<double>(rs.RandomSample({3})),
+      (std::vector<double>{0x1.dbf6a3f8f84b7p-1, 0x1.43f7f410bb044p-2, 0x1.78aa6d0a2dad8p-3}));
+  EXPECT_EQ(Values<std::int64_t>(rs.RandInt(0, 1000, {5})),
+            (std::vector<std::int64_t>{382, 357, 546, 541, 769}));
+  EXPECT_EQ(
+      Values<double>(rs.StandardNormal({3})),
+      (std::vector<double>{0x1.7c8cf8427b26ep-4, 0x1.20821040b7d8bp-2, 0x1.89bd53738ebe6p-1}));
   RandomState by_array(std::vector<std::uint32_t>{1, 2, 3});
-  EXPECT_EQ(Values<double>(by_array.RandomSample({2})), (std::vector<double>{0x1.383fbc97230c2p-1, 0x1.c5fd27a5da181p-1}));
-  EXPECT_EQ(Values<std::int64_t>(RandomState(7u).Poisson(50.0, {5})), (std::vector<std::int64_t>{49, 50, 45, 54, 47}));
+  EXPECT_EQ(Values<double>(by_array.RandomSample({2})),
+            (std::vector<double>{0x1.383fbc97230c2p-1, 0x1.c5fd27a5da181p-1}));
+  EXPECT_EQ(Values<std::int64_t>(RandomState(7u).Poisson(50.0, {5})),
+            (std::vector<std::int64_t>{49, 50, 45, 54, 47}));
   EXPECT_EQ(Values<std::int64_t>(RandomState(7u).Binomial(1000, 0.3, {5})),
             (std::vector<std::int64_t>{281, 298, 333, 319, 297}));
   EXPECT_EQ(Values<std::int64_t>(RandomState(7u).Permutation(10)),
@@ -50,9 +55,11 @@ TEST(NpRandom, GeneratorStoredValues) {
   const UInt128 inc = (static_cast<UInt128>(0xc9c7353e6e2b1f28ull) << 64) | 0x7d761f2d4027fae7ull;
   EXPECT_TRUE(g.bit_generator().state() == state);
   EXPECT_TRUE(g.bit_generator().inc() == inc);
-  EXPECT_EQ(Values<double>(g.Random({3})),
-            (std::vector<double>{0x1.d1958c6d97fe0p-3, 0x1.445c4c5727930p-2, 0x1.984049046889dp-1}));
-  EXPECT_EQ(Values<std::int64_t>(g.Integers(0, 1000, {5})), (std::vector<std::int64_t>{642, 676, 988, 391, 839}));
+  EXPECT_EQ(
+      Values<double>(g.Random({3})),
+      (std::vector<double>{0x1.d1958c6d97fe0p-3, 0x1.445c4c5727930p-2, 0x1.984049046889dp-1}));
+  EXPECT_EQ(Values<std::int64_t>(g.Integers(0, 1000, {5})),
+            (std::vector<std::int64_t>{642, 676, 988, 391, 839}));
 }
 
 TEST(NpRandom, BulkEqualsSingleDraws) {
@@ -68,8 +75,8 @@ TEST(NpRandom, BulkEqualsSingleDraws) {
 
 TEST(NpRandom, BoundsDtypesAndPermutations) {
   Generator g = shade::random::default_rng(1);
-  for (int flag : {shade::kInt8, shade::kUint8, shade::kInt16, shade::kUint16, shade::kInt32, shade::kUint32,
-                   shade::kInt64, shade::kUint64}) {
+  for (int flag : {shade::kInt8, shade::kUint8, shade::kInt16, shade::kUint16, shade::kInt32,
+                   shade::kUint32, shade::kInt64, shade::kUint64}) {
     NDArray r = g.Integers(3, 9, {1000}, flag, true);
     EXPECT_EQ(r.type_flag(), flag);
     NDArray as64 = shade::astype(r, shade::kInt64);

@@ -26,7 +26,8 @@
 namespace shade {
 namespace random {
 
-/*! \brief Signed 128-bit integer: integer bounds cover every int64 and uint64 value (and one past). */
+/*! \brief Signed 128-bit integer: integer bounds cover every int64 and uint64 value (and one past).
+ */
 __extension__ typedef __int128 Int128;
 /*! \brief Unsigned 128-bit integer (PCG64's state). */
 __extension__ typedef unsigned __int128 UInt128;
@@ -114,7 +115,8 @@ class PCG64 {
   /*! \brief Next 64-bit output (advance, then output from the new state). */
   std::uint64_t Next64() {
     state_ = state_ * Multiplier() + inc_;
-    const std::uint64_t x = static_cast<std::uint64_t>(state_ >> 64) ^ static_cast<std::uint64_t>(state_);
+    const std::uint64_t x =
+        static_cast<std::uint64_t>(state_ >> 64) ^ static_cast<std::uint64_t>(state_);
     const unsigned rot = static_cast<unsigned>(state_ >> 122);
     return (x >> rot) | (x << ((64u - rot) & 63u));
   }
