@@ -753,7 +753,16 @@ NDArray RandomState::RandInt(Int128 low, Int128 high, IndexSpan size, int dtype)
 }
 
 NDArray RandomState::StandardNormal(IndexSpan size) {
-  return FillNew<double>(size, [&] { return Gauss(); });
+  // Same draws as Gauss() per element, without its cache round trip inside the loop: the
+  // pending value first, then whole pairs, then a last pair whose second value is cached.
+  NDArray out = NDArray::Empty(size, kFloat64);
+  double* p = out.mutable_data<double>();
+  const index_t n = out.numel();
+  index_t i = 0;
+  if (n > 0 && has_gauss_) p[i++] = Gauss();
+  for (; i + 1 < n; i += 2) p[i] = PolarPair(mt_, &p[i + 1]);
+  if (i < n) p[i] = Gauss();
+  return out;
 }
 
 NDArray RandomState::Normal(double loc, double scale, IndexSpan size) {
