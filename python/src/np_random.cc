@@ -171,6 +171,38 @@ py::object Choice(Rng& rng, py::handle a, py::handle size, bool replace, py::han
   return Result(take(arr, idx, 0), s);
 }
 
+// A distribution parameter is an array (broadcast form) unless it is a Python or NumPy scalar or a
+// 0-d array, as NumPy decides between its scalar and broadcast paths.
+bool IsArrayParam(py::handle h) {
+  if (PyFloat_Check(h.ptr()) || PyLong_Check(h.ptr())) return false;
+  static py::object np_generic = py::module_::import("numpy").attr("generic");
+  if (py::isinstance(h, np_generic)) return false;
+  if (py::hasattr(h, "ndim")) return h.attr("ndim").cast<int>() != 0;
+  return true;
+}
+
+double Scalar(py::handle h) {
+  return py::float_(py::reinterpret_borrow<py::object>(h)).cast<double>();
+}
+
+// Runs `scalar(dims)` when every parameter is a scalar, else `array(params, size)` on the
+// parameters as NDArrays (size null for None).
+template <typename S, typename A>
+py::object Params(std::initializer_list<py::handle> params, py::handle size, S&& scalar,
+                  A&& array) {
+  bool any_array = false;
+  for (py::handle h : params) any_array = any_array || IsArrayParam(h);
+  if (!any_array) {
+    const Size z = ParseSize(size);
+    return Result(scalar(z.dims), z);
+  }
+  std::vector<NDArray> arrs;
+  for (py::handle h : params) arrs.push_back(AsNDArray(h));
+  std::vector<index_t> dims;
+  if (!size.is_none()) dims = ParseSize(size).dims;
+  return Wrap(array(arrs, size.is_none() ? nullptr : &dims));
+}
+
 py::object PermutationOf(py::handle x, NDArray (*by_n)(void*, std::int64_t),
                          NDArray (*by_array)(void*, const NDArray&), void* rng) {
   if (IsIntLike(x)) return Wrap(by_n(rng, static_cast<std::int64_t>(ToInt128(x, "x"))));
@@ -273,18 +305,28 @@ void BindNpRandom(py::module_& m) {
           py::arg("size") = py::none(), "Standard normals (polar method, cached second value).")
       .def(
           "normal",
-          [](RandomState& s, double loc, double scale, py::handle size) {
-            const Size z = ParseSize(size);
-            return Result(s.Normal(loc, scale, z.dims), z);
+          [](RandomState& s, py::handle loc, py::handle scale, py::handle size) {
+            return Params(
+                {loc, scale}, size,
+                [&](IndexSpan d) { return s.Normal(Scalar(loc), Scalar(scale), d); },
+                [&](const std::vector<NDArray>& a, const std::vector<index_t>* z) {
+                  return s.Normal(a[0], a[1], z);
+                });
           },
           py::arg("loc") = 0.0, py::arg("scale") = 1.0, py::arg("size") = py::none(),
           "Normals loc + scale * N(0, 1).")
       .def(
           "uniform",
-          [](RandomState& s, double low, double high, py::handle size) {
-            CheckRange(low, high, "Range exceeds valid bounds");
-            const Size z = ParseSize(size);
-            return Result(s.Uniform(low, high, z.dims), z);
+          [](RandomState& s, py::handle low, py::handle high, py::handle size) {
+            return Params(
+                {low, high}, size,
+                [&](IndexSpan d) {
+                  CheckRange(Scalar(low), Scalar(high), "Range exceeds valid bounds");
+                  return s.Uniform(Scalar(low), Scalar(high), d);
+                },
+                [&](const std::vector<NDArray>& a, const std::vector<index_t>* z) {
+                  return s.Uniform(a[0], a[1], z);
+                });
           },
           py::arg("low") = 0.0, py::arg("high") = 1.0, py::arg("size") = py::none(),
           "Floats in [low, high).")
@@ -297,9 +339,12 @@ void BindNpRandom(py::module_& m) {
           py::arg("size") = py::none(), "Exponentials of scale 1.")
       .def(
           "exponential",
-          [](RandomState& s, double scale, py::handle size) {
-            const Size z = ParseSize(size);
-            return Result(s.Exponential(scale, z.dims), z);
+          [](RandomState& s, py::handle scale, py::handle size) {
+            return Params(
+                {scale}, size, [&](IndexSpan d) { return s.Exponential(Scalar(scale), d); },
+                [&](const std::vector<NDArray>& a, const std::vector<index_t>* z) {
+                  return s.Exponential(a[0], z);
+                });
           },
           py::arg("scale") = 1.0, py::arg("size") = py::none(), "Exponentials of the given scale.")
       .def(
@@ -311,30 +356,46 @@ void BindNpRandom(py::module_& m) {
           py::arg("shape"), py::arg("size") = py::none(), "Gamma variates of scale 1.")
       .def(
           "gamma",
-          [](RandomState& s, double shape, double scale, py::handle size) {
-            const Size z = ParseSize(size);
-            return Result(s.Gamma(shape, scale, z.dims), z);
+          [](RandomState& s, py::handle shape, py::handle scale, py::handle size) {
+            return Params(
+                {shape, scale}, size,
+                [&](IndexSpan d) { return s.Gamma(Scalar(shape), Scalar(scale), d); },
+                [&](const std::vector<NDArray>& a, const std::vector<index_t>* z) {
+                  return s.Gamma(a[0], a[1], z);
+                });
           },
           py::arg("shape"), py::arg("scale") = 1.0, py::arg("size") = py::none(), "Gamma variates.")
       .def(
           "beta",
-          [](RandomState& s, double a, double b, py::handle size) {
-            const Size z = ParseSize(size);
-            return Result(s.Beta(a, b, z.dims), z);
+          [](RandomState& s, py::handle a_, py::handle b_, py::handle size) {
+            return Params(
+                {a_, b_}, size, [&](IndexSpan d) { return s.Beta(Scalar(a_), Scalar(b_), d); },
+                [&](const std::vector<NDArray>& a, const std::vector<index_t>* z) {
+                  return s.Beta(a[0], a[1], z);
+                });
           },
           py::arg("a"), py::arg("b"), py::arg("size") = py::none(), "Beta variates.")
       .def(
           "poisson",
-          [](RandomState& s, double lam, py::handle size) {
-            const Size z = ParseSize(size);
-            return Result(s.Poisson(lam, z.dims), z);
+          [](RandomState& s, py::handle lam, py::handle size) {
+            return Params(
+                {lam}, size, [&](IndexSpan d) { return s.Poisson(Scalar(lam), d); },
+                [&](const std::vector<NDArray>& a, const std::vector<index_t>* z) {
+                  return s.Poisson(a[0], z);
+                });
           },
           py::arg("lam") = 1.0, py::arg("size") = py::none(), "Poisson variates (int64).")
       .def(
           "binomial",
-          [](RandomState& s, std::int64_t n, double p, py::handle size) {
-            const Size z = ParseSize(size);
-            return Result(s.Binomial(n, p, z.dims), z);
+          [](RandomState& s, py::handle n, py::handle p, py::handle size) {
+            return Params(
+                {n, p}, size,
+                [&](IndexSpan d) {
+                  return s.Binomial(static_cast<std::int64_t>(ToInt128(n, "n")), Scalar(p), d);
+                },
+                [&](const std::vector<NDArray>& a, const std::vector<index_t>* z) {
+                  return s.Binomial(a[0], a[1], z);
+                });
           },
           py::arg("n"), py::arg("p"), py::arg("size") = py::none(), "Binomial variates (int64).")
       .def(
@@ -389,25 +450,40 @@ void BindNpRandom(py::module_& m) {
           "Integers in [low, high) ([low, high] with endpoint=True), Lemire's method.")
       .def(
           "uniform",
-          [](Generator& g, double low, double high, py::handle size) {
-            CheckRange(low, high, "high - low range exceeds valid bounds");
-            const Size z = ParseSize(size);
-            return Result(g.Uniform(low, high, z.dims), z);
+          [](Generator& g, py::handle low, py::handle high, py::handle size) {
+            return Params(
+                {low, high}, size,
+                [&](IndexSpan d) {
+                  CheckRange(Scalar(low), Scalar(high), "high - low range exceeds valid bounds");
+                  return g.Uniform(Scalar(low), Scalar(high), d);
+                },
+                [&](const std::vector<NDArray>& a, const std::vector<index_t>* z) {
+                  return g.Uniform(a[0], a[1], z);
+                });
           },
           py::arg("low") = 0.0, py::arg("high") = 1.0, py::arg("size") = py::none(),
           "Floats in [low, high).")
       .def(
           "poisson",
-          [](Generator& g, double lam, py::handle size) {
-            const Size z = ParseSize(size);
-            return Result(g.Poisson(lam, z.dims), z);
+          [](Generator& g, py::handle lam, py::handle size) {
+            return Params(
+                {lam}, size, [&](IndexSpan d) { return g.Poisson(Scalar(lam), d); },
+                [&](const std::vector<NDArray>& a, const std::vector<index_t>* z) {
+                  return g.Poisson(a[0], z);
+                });
           },
           py::arg("lam") = 1.0, py::arg("size") = py::none(), "Poisson variates (int64).")
       .def(
           "binomial",
-          [](Generator& g, std::int64_t n, double p, py::handle size) {
-            const Size z = ParseSize(size);
-            return Result(g.Binomial(n, p, z.dims), z);
+          [](Generator& g, py::handle n, py::handle p, py::handle size) {
+            return Params(
+                {n, p}, size,
+                [&](IndexSpan d) {
+                  return g.Binomial(static_cast<std::int64_t>(ToInt128(n, "n")), Scalar(p), d);
+                },
+                [&](const std::vector<NDArray>& a, const std::vector<index_t>* z) {
+                  return g.Binomial(a[0], a[1], z);
+                });
           },
           py::arg("n"), py::arg("p"), py::arg("size") = py::none(), "Binomial variates (int64).")
       .def(

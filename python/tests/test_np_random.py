@@ -231,3 +231,29 @@ def test_results_are_shade_arrays_and_errors():
         s.normal(0.0, -1.0)
     with pytest.raises(IndexError):
         s.permutation(np.array(3.0))
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_broadcast_parameters(seed):
+    s, n = pair(seed)
+    loc = np.arange(6.0).reshape(2, 3)
+    sc = np.array([1.0, 2.0, 3.0])
+    m = N // 3
+    same(s.normal(loc, sc), n.normal(loc, sc))
+    same(s.normal(loc, 2.0, size=(4, 2, 3)), n.normal(loc, 2.0, size=(4, 2, 3)))
+    same(s.uniform(loc, loc + 1.0), n.uniform(loc, loc + 1.0))
+    same(s.exponential(sc, size=(m, 3)), n.exponential(sc, size=(m, 3)))
+    same(s.gamma([0.5, 1.0, 3.0], sc, size=(m, 3)), n.gamma([0.5, 1.0, 3.0], sc, size=(m, 3)))
+    same(s.beta([0.5, 2.0], [0.7, 3.0], size=(m, 2)), n.beta([0.5, 2.0], [0.7, 3.0], size=(m, 2)))
+    same(s.poisson([1.0, 50.0, 300.0], size=(m, 3)), n.poisson([1.0, 50.0, 300.0], size=(m, 3)))
+    same(s.binomial([10, 1000, 0], [0.3, 0.6, 0.5], size=(m, 3)), n.binomial([10, 1000, 0], [0.3, 0.6, 0.5], size=(m, 3)))
+    same(s.normal(np.float64(1.0), np.array(2.0), size=3), n.normal(np.float64(1.0), np.array(2.0), size=3))
+    with pytest.raises(ValueError):
+        s.normal(loc, sc, size=(3, 3))
+    with pytest.raises(ValueError):
+        s.normal(0.0, [1.0, -1.0])
+    g, h = gpair(seed)
+    same(g.uniform(loc, 10.0), h.uniform(loc, 10.0))
+    same(g.poisson([1.0, 50.0, 300.0], size=(m, 3)), h.poisson([1.0, 50.0, 300.0], size=(m, 3)))
+    same(g.binomial([10, 1000, 0], [0.3, 0.6, 0.0], size=(m, 3)), h.binomial([10, 1000, 0], [0.3, 0.6, 0.0], size=(m, 3)))
+    same(g.random(10), h.random(10))

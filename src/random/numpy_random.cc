@@ -20,6 +20,7 @@
 #include "shade/ndarray/creation.h"
 #include "shade/ndarray/indexing.h"
 #include "shade/ndarray/shape_ops.h"
+#include "shade/shape/broadcast.h"
 
 // NumPy's distributions are compiled without contracting a * b + c into one fused multiply-add;
 // contraction (GCC's default with -mfma) changes the last bit of normals, uniforms, gammas, ...
@@ -694,6 +695,69 @@ void CheckChoiceSize(std::int64_t pop_size, index_t n) {
   SHADE_CHECK(pop_size > 0 || n == 0) << "a cannot be empty unless no samples are taken";
 }
 
+// Array parameters: the result shape (broadcast of the parameters, or *size, to which they must
+// broadcast) and each parameter as float64 values expanded to it, in C order.
+struct Broadcast {
+  std::vector<index_t> shape;
+  std::vector<std::vector<double>> values;
+};
+
+Broadcast BroadcastParams(std::initializer_list<const NDArray*> params,
+                          const std::vector<index_t>* size) {
+  std::vector<index_t> shape;
+  for (const NDArray* a : params) {
+    std::vector<index_t> out(
+        std::max<std::size_t>(shape.size(), static_cast<std::size_t>(a->ndim())));
+    const IndexSpan s = a->sizes();
+    SHADE_CHECK_SHAPE(BroadcastShapes(shape.data(), static_cast<int>(shape.size()), s.data(),
+                                      static_cast<int>(s.size()), out.data()))
+        << "shape mismatch: objects cannot be broadcast to a single shape";
+    shape = std::move(out);
+  }
+  if (size != nullptr) {
+    std::vector<index_t> out(std::max(shape.size(), size->size()));
+    const bool ok = BroadcastShapes(shape.data(), static_cast<int>(shape.size()), size->data(),
+                                    static_cast<int>(size->size()), out.data());
+    SHADE_CHECK_SHAPE(ok && out == *size)
+        << "shape mismatch: the parameters cannot be broadcast to size";
+    shape = *size;
+  }
+  Broadcast b;
+  b.shape = shape;
+  for (const NDArray* a : params) {
+    NDArray d = astype(*a, kFloat64).expand(shape).contiguous();
+    const double* p = d.data<double>();
+    b.values.emplace_back(p, p + d.numel());
+  }
+  return b;
+}
+
+template <typename T, typename F>
+NDArray FillBroadcast(const Broadcast& b, F&& draw) {
+  NDArray out = NDArray::Empty(b.shape, DataType<T>::kFlag);
+  T* p = out.mutable_data<T>();
+  const index_t n = out.numel();
+  for (index_t i = 0; i < n; ++i) p[i] = draw(static_cast<std::size_t>(i));
+  return out;
+}
+
+template <typename Check>
+void CheckAll(const std::vector<double>& v, Check&& check) {
+  for (double x : v) check(x);
+}
+
+// binomial's n: cast to int64 as NumPy does (its array form takes n as C long).
+std::vector<std::int64_t> AsInt64(const NDArray& n, const std::vector<index_t>& shape) {
+  NDArray d = astype(n, kInt64).expand(shape).contiguous();
+  const std::int64_t* p = d.data<std::int64_t>();
+  return std::vector<std::int64_t>(p, p + d.numel());
+}
+
+void CheckUniformRange(const Broadcast& b) {
+  for (std::size_t i = 0; i < b.values[0].size(); ++i)
+    SHADE_CHECK(std::isfinite(b.values[1][i] - b.values[0][i])) << "Range exceeds valid bounds";
+}
+
 index_t NumelOf(IndexSpan size) {
   index_t n = 1;
   for (std::size_t i = 0; i < size.size(); ++i) {
@@ -833,30 +897,32 @@ NDArray RandomState::Gamma(double shape, double scale, IndexSpan size) {
   return FillNew<double>(size, [&] { return scale * LegacyStandardGamma(mt_, shape, g); });
 }
 
+double RandomState::BetaDraw(double a, double b) {
+  if (a <= 1.0 && b <= 1.0) {
+    // Johnk's algorithm; the log form guards X + Y underflowing to 0.
+    for (;;) {
+      const double U = mt_.NextDouble(), V = mt_.NextDouble();
+      const double X = std::pow(U, 1.0 / a), Y = std::pow(V, 1.0 / b);
+      if (X + Y <= 1.0) {
+        if (X + Y > 0) return X / (X + Y);
+        double logX = std::log(U) / a, logY = std::log(V) / b;
+        const double logM = std::max(logX, logY);
+        logX -= logM;
+        logY -= logM;
+        return std::exp(logX - std::log(std::exp(logX) + std::exp(logY)));
+      }
+    }
+  }
+  const std::function<double()> g = [this] { return Gauss(); };
+  const double Ga = LegacyStandardGamma(mt_, a, g);
+  const double Gb = LegacyStandardGamma(mt_, b, g);
+  return Ga / (Ga + Gb);
+}
+
 NDArray RandomState::Beta(double a, double b, IndexSpan size) {
   SHADE_CHECK(a > 0) << "a <= 0";
   SHADE_CHECK(b > 0) << "b <= 0";
-  const std::function<double()> g = [this] { return Gauss(); };
-  return FillNew<double>(size, [&]() -> double {
-    if (a <= 1.0 && b <= 1.0) {
-      // Johnk's algorithm; the log form guards X + Y underflowing to 0.
-      for (;;) {
-        const double U = mt_.NextDouble(), V = mt_.NextDouble();
-        const double X = std::pow(U, 1.0 / a), Y = std::pow(V, 1.0 / b);
-        if (X + Y <= 1.0) {
-          if (X + Y > 0) return X / (X + Y);
-          double logX = std::log(U) / a, logY = std::log(V) / b;
-          const double logM = std::max(logX, logY);
-          logX -= logM;
-          logY -= logM;
-          return std::exp(logX - std::log(std::exp(logX) + std::exp(logY)));
-        }
-      }
-    }
-    const double Ga = LegacyStandardGamma(mt_, a, g);
-    const double Gb = LegacyStandardGamma(mt_, b, g);
-    return Ga / (Ga + Gb);
-  });
+  return FillNew<double>(size, [&] { return BetaDraw(a, b); });
 }
 
 NDArray RandomState::Poisson(double lam, IndexSpan size) {
@@ -974,6 +1040,91 @@ NDArray Generator::Choice(std::int64_t pop_size, IndexSpan size, bool replace, c
     }
   }
   return out;
+}
+
+// ------------------------------------------------------------------ array parameters
+
+NDArray RandomState::Normal(const NDArray& loc, const NDArray& scale,
+                            const std::vector<index_t>* size) {
+  const Broadcast b = BroadcastParams({&loc, &scale}, size);
+  CheckAll(b.values[1], [](double x) { SHADE_CHECK(!(x < 0)) << "scale < 0"; });
+  return FillBroadcast<double>(
+      b, [&](std::size_t i) { return b.values[0][i] + b.values[1][i] * Gauss(); });
+}
+
+NDArray RandomState::Uniform(const NDArray& low, const NDArray& high,
+                             const std::vector<index_t>* size) {
+  const Broadcast b = BroadcastParams({&low, &high}, size);
+  CheckUniformRange(b);
+  return FillBroadcast<double>(b, [&](std::size_t i) {
+    return b.values[0][i] + (b.values[1][i] - b.values[0][i]) * mt_.NextDouble();
+  });
+}
+
+NDArray RandomState::Exponential(const NDArray& scale, const std::vector<index_t>* size) {
+  const Broadcast b = BroadcastParams({&scale}, size);
+  CheckAll(b.values[0], [](double x) { SHADE_CHECK(!(x < 0)) << "scale < 0"; });
+  return FillBroadcast<double>(
+      b, [&](std::size_t i) { return b.values[0][i] * -std::log(1.0 - mt_.NextDouble()); });
+}
+
+NDArray RandomState::Gamma(const NDArray& shape, const NDArray& scale,
+                           const std::vector<index_t>* size) {
+  const Broadcast b = BroadcastParams({&shape, &scale}, size);
+  CheckAll(b.values[0], [](double x) { SHADE_CHECK(!(x < 0)) << "shape < 0"; });
+  CheckAll(b.values[1], [](double x) { SHADE_CHECK(!(x < 0)) << "scale < 0"; });
+  const std::function<double()> g = [this] { return Gauss(); };
+  return FillBroadcast<double>(b, [&](std::size_t i) {
+    return b.values[1][i] * LegacyStandardGamma(mt_, b.values[0][i], g);
+  });
+}
+
+NDArray RandomState::Beta(const NDArray& a, const NDArray& bb, const std::vector<index_t>* size) {
+  const Broadcast b = BroadcastParams({&a, &bb}, size);
+  CheckAll(b.values[0], [](double x) { SHADE_CHECK(x > 0) << "a <= 0"; });
+  CheckAll(b.values[1], [](double x) { SHADE_CHECK(x > 0) << "b <= 0"; });
+  return FillBroadcast<double>(
+      b, [&](std::size_t i) { return BetaDraw(b.values[0][i], b.values[1][i]); });
+}
+
+NDArray RandomState::Poisson(const NDArray& lam, const std::vector<index_t>* size) {
+  const Broadcast b = BroadcastParams({&lam}, size);
+  CheckAll(b.values[0], CheckPoisson);
+  return FillBroadcast<std::int64_t>(
+      b, [&](std::size_t i) { return PoissonDraw(mt_, b.values[0][i]); });
+}
+
+NDArray RandomState::Binomial(const NDArray& n, const NDArray& p,
+                              const std::vector<index_t>* size) {
+  const Broadcast b = BroadcastParams({&n, &p}, size);
+  const std::vector<std::int64_t> nn = AsInt64(n, b.shape);
+  for (std::size_t i = 0; i < nn.size(); ++i) CheckBinomial(nn[i], b.values[1][i]);
+  return FillBroadcast<std::int64_t>(
+      b, [&](std::size_t i) { return BinomialDraw(mt_, nn[i], b.values[1][i], true); });
+}
+
+NDArray Generator::Uniform(const NDArray& low, const NDArray& high,
+                           const std::vector<index_t>* size) {
+  const Broadcast b = BroadcastParams({&low, &high}, size);
+  CheckUniformRange(b);
+  return FillBroadcast<double>(b, [&](std::size_t i) {
+    return b.values[0][i] + (b.values[1][i] - b.values[0][i]) * pcg_.NextDouble();
+  });
+}
+
+NDArray Generator::Poisson(const NDArray& lam, const std::vector<index_t>* size) {
+  const Broadcast b = BroadcastParams({&lam}, size);
+  CheckAll(b.values[0], CheckPoisson);
+  return FillBroadcast<std::int64_t>(
+      b, [&](std::size_t i) { return PoissonDraw(pcg_, b.values[0][i]); });
+}
+
+NDArray Generator::Binomial(const NDArray& n, const NDArray& p, const std::vector<index_t>* size) {
+  const Broadcast b = BroadcastParams({&n, &p}, size);
+  const std::vector<std::int64_t> nn = AsInt64(n, b.shape);
+  for (std::size_t i = 0; i < nn.size(); ++i) CheckBinomial(nn[i], b.values[1][i]);
+  return FillBroadcast<std::int64_t>(
+      b, [&](std::size_t i) { return BinomialDraw(pcg_, nn[i], b.values[1][i], false); });
 }
 
 Generator default_rng(std::uint64_t seed) {

@@ -93,6 +93,27 @@ TEST(NpRandom, BoundsDtypesAndPermutations) {
   EXPECT_EQ(RandomState(1u).RandomSample({0, 4}).numel(), 0);
 }
 
+TEST(NpRandom, ArrayParametersMatchScalarDraws) {
+  // Equal array parameters draw exactly what the scalar form draws; the shape broadcasts.
+  NDArray loc = NDArray::Empty({2, 1}, shade::kFloat64),
+          scale = NDArray::Empty({3}, shade::kFloat64);
+  loc.Fill(1.5);
+  scale.Fill(2.0);
+  RandomState a(11u), b(11u);
+  NDArray r = a.Normal(loc, scale, nullptr);
+  EXPECT_EQ(r.ndim(), 2);
+  EXPECT_EQ(r.size(0), 2);
+  EXPECT_EQ(r.size(1), 3);
+  EXPECT_EQ(Values<double>(r), Values<double>(b.Normal(1.5, 2.0, {6})));
+  const std::vector<shade::index_t> size{4, 2, 3};
+  EXPECT_EQ(Values<std::int64_t>(a.Poisson(scale, &size)),
+            Values<std::int64_t>(b.Poisson(2.0, {24})));
+  const std::vector<shade::index_t> bad{3, 3};
+  EXPECT_THROW(a.Normal(loc, scale, &bad), shade::ShapeError);
+  scale.Fill(-1.0);
+  EXPECT_THROW(a.Exponential(scale, nullptr), shade::ValueError);
+}
+
 TEST(NpRandom, Errors) {
   RandomState rs(0u);
   EXPECT_THROW(rs.RandInt(5, 5, {1}), shade::ValueError);

@@ -229,8 +229,33 @@ class RandomState {
    */
   NDArray Choice(std::int64_t pop_size, IndexSpan size, bool replace, const NDArray* p);
 
+  /*!
+   * \name Array parameters
+   * NumPy's broadcasting forms: each parameter an array (any real dtype; binomial's n cast to
+   * int64), drawn element by element in C order of the result shape, which is the parameters'
+   * broadcast shape or `*size` when given (the parameters must broadcast to it). Every
+   * parameter is checked before the first draw.
+   */
+  ///@{
+  /*! \brief `normal(loc, scale, size)`. */
+  NDArray Normal(const NDArray& loc, const NDArray& scale, const std::vector<index_t>* size);
+  /*! \brief `uniform(low, high, size)`. */
+  NDArray Uniform(const NDArray& low, const NDArray& high, const std::vector<index_t>* size);
+  /*! \brief `exponential(scale, size)`. */
+  NDArray Exponential(const NDArray& scale, const std::vector<index_t>* size);
+  /*! \brief `gamma(shape, scale, size)`. */
+  NDArray Gamma(const NDArray& shape, const NDArray& scale, const std::vector<index_t>* size);
+  /*! \brief `beta(a, b, size)`. */
+  NDArray Beta(const NDArray& a, const NDArray& b, const std::vector<index_t>* size);
+  /*! \brief `poisson(lam, size)`. */
+  NDArray Poisson(const NDArray& lam, const std::vector<index_t>* size);
+  /*! \brief `binomial(n, p, size)`. */
+  NDArray Binomial(const NDArray& n, const NDArray& p, const std::vector<index_t>* size);
+  ///@}
+
  private:
   double Gauss();
+  double BetaDraw(double a, double b);
   MT19937 mt_;
   bool has_gauss_ = false;
   double gauss_ = 0.0;
@@ -265,6 +290,12 @@ class Generator {
   /*! \brief `choice(pop_size, size, replace, p, shuffle=shuffle)` as int64 indices. */
   NDArray Choice(std::int64_t pop_size, IndexSpan size, bool replace, const NDArray* p,
                  bool shuffle = true);
+  /*! \brief `uniform(low, high, size)` with array parameters (as RandomState's). */
+  NDArray Uniform(const NDArray& low, const NDArray& high, const std::vector<index_t>* size);
+  /*! \brief `poisson(lam, size)` with array parameters. */
+  NDArray Poisson(const NDArray& lam, const std::vector<index_t>* size);
+  /*! \brief `binomial(n, p, size)` with array parameters. */
+  NDArray Binomial(const NDArray& n, const NDArray& p, const std::vector<index_t>* size);
 
  private:
   PCG64 pcg_;
