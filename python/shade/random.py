@@ -30,4 +30,5 @@ binomial = _rand.binomial
 permutation = _rand.permutation
 shuffle = _rand.shuffle
 choice = _rand.choice
+multivariate_normal = _rand.multivariate_normal
 ranf = sample = random_sample

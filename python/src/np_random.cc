@@ -425,6 +425,34 @@ void BindNpRandom(py::module_& m) {
           "Samples from a (or arange(a)), with or without replacement, optionally with "
           "probabilities p.");
 
+  rs.def(
+      "multivariate_normal",
+      [](RandomState& s, py::handle mean, py::handle cov, py::handle size,
+         const std::string& check_valid, double tol) {
+        RandomState::CheckValid cv;
+        if (check_valid == "warn")
+          cv = RandomState::CheckValid::kWarn;
+        else if (check_valid == "raise")
+          cv = RandomState::CheckValid::kRaise;
+        else if (check_valid == "ignore")
+          cv = RandomState::CheckValid::kIgnore;
+        else
+          throw py::value_error("check_valid must equal 'warn', 'raise', or 'ignore'");
+        std::vector<index_t> dims;
+        if (!size.is_none()) dims = ParseSize(size).dims;
+        bool not_psd = false;
+        NDArray r = s.MultivariateNormal(AsNDArray(mean), AsNDArray(cov), dims, cv, tol, &not_psd);
+        if (not_psd && cv == RandomState::CheckValid::kWarn) {
+          if (PyErr_WarnEx(PyExc_RuntimeWarning,
+                           "covariance is not symmetric positive-semidefinite.", 1) < 0)
+            throw py::error_already_set();
+        }
+        return Wrap(std::move(r));
+      },
+      py::arg("mean"), py::arg("cov"), py::arg("size") = py::none(),
+      py::arg("check_valid") = "warn", py::arg("tol") = 1e-8,
+      "Multivariate normals: standard normals times sqrt(s) V from the SVD of cov, plus mean.");
+
   py::class_<Generator> gen(r, "Generator", "NumPy's Generator over PCG64, bit for bit.");
   gen.def(py::init([](py::handle seed) { return new Generator(SeedSeqOf(seed)); }),
           py::arg("seed") = py::none())

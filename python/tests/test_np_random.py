@@ -257,3 +257,28 @@ def test_broadcast_parameters(seed):
     same(g.poisson([1.0, 50.0, 300.0], size=(m, 3)), h.poisson([1.0, 50.0, 300.0], size=(m, 3)))
     same(g.binomial([10, 1000, 0], [0.3, 0.6, 0.0], size=(m, 3)), h.binomial([10, 1000, 0], [0.3, 0.6, 0.0], size=(m, 3)))
     same(g.random(10), h.random(10))
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+@pytest.mark.parametrize("d", [1, 2, 3, 5])
+def test_legacy_multivariate_normal(seed, d):
+    # Bit-identical when shade and NumPy use the same LAPACK/BLAS (OpenBLAS here, same core type).
+    rng = np.random.RandomState(100 + d)
+    a = rng.standard_normal((d, d))
+    cov = a @ a.T + 0.1 * np.eye(d)
+    mean = rng.standard_normal(d)
+    for size in (None, 1, (7, 3), N // d):
+        s, n = pair(seed)
+        same(s.multivariate_normal(mean, cov, size), n.multivariate_normal(mean, cov, size))
+
+
+def test_multivariate_normal_checks():
+    s = sr.RandomState(0)
+    with pytest.warns(RuntimeWarning):
+        s.multivariate_normal([0.0, 0.0], [[1.0, 2.0], [2.0, 1.0]])
+    with pytest.raises(ValueError):
+        s.multivariate_normal([0.0, 0.0], [[1.0, 2.0], [2.0, 1.0]], check_valid="raise")
+    with pytest.raises(ValueError):
+        s.multivariate_normal([0.0, 0.0], [[1.0, 0.0, 0.0]] * 3)
+    with pytest.raises(ValueError):
+        s.multivariate_normal([0.0], [[1.0]], check_valid="maybe")

@@ -6,6 +6,8 @@
  */
 #include "shade/random/numpy_random.h"
 
+#include <cblas.h>
+
 #include <algorithm>
 #include <cmath>
 #include <cstring>
@@ -21,6 +23,13 @@
 #include "shade/ndarray/indexing.h"
 #include "shade/ndarray/shape_ops.h"
 #include "shade/shape/broadcast.h"
+
+// LAPACK's SVD (in the BLAS library shade links, OpenBLAS; gfortran ABI with the hidden length of
+// the character argument).
+extern "C" void dgesdd_(const char* jobz, const int* m, const int* n, double* a, const int* lda,
+                        double* s, double* u, const int* ldu, double* vt, const int* ldvt,
+                        double* work, const int* lwork, int* iwork, int* info,
+                        std::size_t jobz_len);
 
 // NumPy's distributions are compiled without contracting a * b + c into one fused multiply-add;
 // contraction (GCC's default with -mfma) changes the last bit of normals, uniforms, gammas, ...
@@ -1125,6 +1134,89 @@ NDArray Generator::Binomial(const NDArray& n, const NDArray& p, const std::vecto
   for (std::size_t i = 0; i < nn.size(); ++i) CheckBinomial(nn[i], b.values[1][i]);
   return FillBroadcast<std::int64_t>(
       b, [&](std::size_t i) { return BinomialDraw(pcg_, nn[i], b.values[1][i], false); });
+}
+
+// ------------------------------------------------------------------ multivariate normal
+
+NDArray RandomState::MultivariateNormal(const NDArray& mean, const NDArray& cov, IndexSpan size,
+                                        CheckValid check, double tol, bool* not_psd) {
+  SHADE_CHECK(mean.ndim() == 1) << "mean must be 1 dimensional";
+  SHADE_CHECK(cov.ndim() == 2 && cov.size(0) == cov.size(1))
+      << "cov must be 2 dimensional and square";
+  const index_t d = mean.size(0);
+  SHADE_CHECK(cov.size(0) == d) << "mean and cov must have same length";
+  SHADE_CHECK(d <= std::numeric_limits<int>::max())
+      << "multivariate_normal: dimension " << d << " too large";
+  std::vector<index_t> shape(size.data(), size.data() + size.size());
+  shape.push_back(d);
+  NDArray x = StandardNormal(shape);  // drawn first, as NumPy does
+  const index_t rows = d == 0 ? 0 : x.numel() / d;
+  NDArray m64 = astype(mean, kFloat64).contiguous(), c64 = astype(cov, kFloat64).contiguous();
+  const double* mu = m64.data<double>();
+  const double* c = c64.data<double>();
+  // SVD of cov in column-major order (numpy.linalg.svd's layout), full U and V^T.
+  const int n = static_cast<int>(d), ld = std::max(n, 1);
+  std::vector<double> a(static_cast<std::size_t>(d * d)), sv(static_cast<std::size_t>(d)),
+      u(static_cast<std::size_t>(d * d)), vt(static_cast<std::size_t>(d * d));
+  for (index_t i = 0; i < d; ++i)
+    for (index_t j = 0; j < d; ++j) a[static_cast<std::size_t>(i + j * d)] = c[i * d + j];
+  std::vector<int> iwork(static_cast<std::size_t>(8 * std::max(n, 1)));
+  int info = 0, lwork = -1;
+  double query = 0;
+  if (n > 0) {
+    dgesdd_("A", &n, &n, a.data(), &ld, sv.data(), u.data(), &ld, vt.data(), &ld, &query, &lwork,
+            iwork.data(), &info, 1);
+    SHADE_CHECK(info == 0) << "multivariate_normal: dgesdd workspace query failed (info " << info
+                           << ")";
+    lwork = static_cast<int>(query);
+    std::vector<double> work(static_cast<std::size_t>(std::max(lwork, 1)));
+    dgesdd_("A", &n, &n, a.data(), &ld, sv.data(), u.data(), &ld, vt.data(), &ld, work.data(),
+            &lwork, iwork.data(), &info, 1);
+    SHADE_CHECK(info == 0) << "SVD did not converge";
+  }
+  // v (row-major V^T), the positive-semidefinite test, and sqrt(s)[:, None] * v.
+  std::vector<double> v(static_cast<std::size_t>(d * d)), msq(static_cast<std::size_t>(d * d));
+  for (index_t i = 0; i < d; ++i)
+    for (index_t j = 0; j < d; ++j)
+      v[static_cast<std::size_t>(i * d + j)] = vt[static_cast<std::size_t>(i + j * d)];
+  if (check != CheckValid::kIgnore) {
+    bool psd = true;
+    for (index_t i = 0; i < d && psd; ++i)
+      for (index_t j = 0; j < d; ++j) {
+        double acc = 0;
+        for (index_t k = 0; k < d; ++k)
+          acc += v[static_cast<std::size_t>(k * d + i)] * sv[static_cast<std::size_t>(k)] *
+                 v[static_cast<std::size_t>(k * d + j)];
+        const double ref = c[i * d + j];
+        if (!(std::fabs(acc - ref) <= tol + tol * std::fabs(ref))) {
+          psd = false;
+          break;
+        }
+      }
+    SHADE_CHECK(psd || check != CheckValid::kRaise)
+        << "covariance is not symmetric positive-semidefinite.";
+    if (not_psd != nullptr) *not_psd = !psd;
+  }
+  for (index_t i = 0; i < d; ++i) {
+    const double r = std::sqrt(sv[static_cast<std::size_t>(i)]);
+    for (index_t j = 0; j < d; ++j)
+      msq[static_cast<std::size_t>(i * d + j)] = r * v[static_cast<std::size_t>(i * d + j)];
+  }
+  // x @ msq through the same BLAS calls as numpy.dot (gemv for one row, else gemm), then + mean.
+  NDArray out = NDArray::Empty(shape, kFloat64);
+  double* o = out.mutable_data<double>();
+  const double* xs = x.data<double>();
+  if (rows == 1) {
+    cblas_dgemv(CblasRowMajor, CblasTrans, n, n, 1.0, msq.data(), ld, xs, 1, 0.0, o, 1);
+  } else if (rows > 1 && n > 0) {
+    SHADE_CHECK(rows <= std::numeric_limits<int>::max())
+        << "multivariate_normal: " << rows << " rows too many";
+    cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, static_cast<int>(rows), n, n, 1.0, xs,
+                ld, msq.data(), ld, 0.0, o, ld);
+  }
+  for (index_t r = 0; r < rows; ++r)
+    for (index_t j = 0; j < d; ++j) o[r * d + j] += mu[j];
+  return out;
 }
 
 Generator default_rng(std::uint64_t seed) {

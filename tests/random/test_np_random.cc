@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <vector>
 
@@ -112,6 +113,33 @@ TEST(NpRandom, ArrayParametersMatchScalarDraws) {
   EXPECT_THROW(a.Normal(loc, scale, &bad), shade::ShapeError);
   scale.Fill(-1.0);
   EXPECT_THROW(a.Exponential(scale, nullptr), shade::ValueError);
+}
+
+TEST(NpRandom, MultivariateNormalDiagonal) {
+  // A diagonal covariance: the SVD is the identity up to signs, so each column is the normal
+  // draw scaled by sqrt(variance) (sign aside) plus the mean.
+  NDArray mean = NDArray::Empty({2}, shade::kFloat64),
+          cov = NDArray::Empty({2, 2}, shade::kFloat64);
+  mean.mutable_data<double>()[0] = 1.0;
+  mean.mutable_data<double>()[1] = -2.0;
+  double* c = cov.mutable_data<double>();
+  c[0] = 4.0;
+  c[1] = c[2] = 0.0;
+  c[3] = 9.0;
+  RandomState a(21u), b(21u);
+  const std::vector<double> z = Values<double>(b.StandardNormal({50, 2}));
+  bool not_psd = true;
+  const std::vector<double> x = Values<double>(
+      a.MultivariateNormal(mean, cov, {50}, RandomState::CheckValid::kWarn, 1e-8, &not_psd));
+  EXPECT_FALSE(not_psd);
+  for (std::size_t r = 0; r < 50; ++r) {
+    EXPECT_NEAR(std::fabs(x[2 * r] - 1.0), 2.0 * std::fabs(z[2 * r]), 1e-12);
+    EXPECT_NEAR(std::fabs(x[2 * r + 1] + 2.0), 3.0 * std::fabs(z[2 * r + 1]), 1e-12);
+  }
+  c[1] = c[2] = 10.0;
+  EXPECT_THROW(a.MultivariateNormal(mean, cov, {1}, RandomState::CheckValid::kRaise),
+               shade::ValueError);
+  EXPECT_THROW(a.MultivariateNormal(cov, cov, {1}), shade::ValueError);
 }
 
 TEST(NpRandom, Errors) {

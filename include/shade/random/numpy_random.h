@@ -253,6 +253,19 @@ class RandomState {
   NDArray Binomial(const NDArray& n, const NDArray& p, const std::vector<index_t>* size);
   ///@}
 
+  /*! \brief What multivariate_normal does with a covariance that is not positive-semidefinite. */
+  enum class CheckValid { kWarn, kRaise, kIgnore };
+  /*!
+   * \brief `multivariate_normal(mean, cov, size, check_valid, tol)`: standard normals of shape
+   *  size + (d,) times sqrt(s) V from the SVD of cov (LAPACK dgesdd, as NumPy's linalg.svd),
+   *  plus mean. `mean` is 1-d of length d, `cov` d x d. With kRaise a covariance failing the
+   *  positive-semidefinite test (V^T S V close to cov within tol) throws ValueError; with kWarn
+   *  `*not_psd` (if given) reports it.
+   */
+  NDArray MultivariateNormal(const NDArray& mean, const NDArray& cov, IndexSpan size,
+                             CheckValid check = CheckValid::kWarn, double tol = 1e-8,
+                             bool* not_psd = nullptr);
+
  private:
   double Gauss();
   double BetaDraw(double a, double b);
