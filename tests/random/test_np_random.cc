@@ -116,8 +116,8 @@ TEST(NpRandom, ArrayParametersMatchScalarDraws) {
 }
 
 TEST(NpRandom, MultivariateNormalDiagonal) {
-  // A diagonal covariance: the SVD is the identity up to signs, so each column is the normal
-  // draw scaled by sqrt(variance) (sign aside) plus the mean.
+  // A diagonal covariance: the SVD is a permutation up to signs (singular values descending, so
+  // 9 first): column 0 is 2 * draw column 1, column 1 is 3 * draw column 0, signs aside, + mean.
   NDArray mean = NDArray::Empty({2}, shade::kFloat64),
           cov = NDArray::Empty({2, 2}, shade::kFloat64);
   mean.mutable_data<double>()[0] = 1.0;
@@ -133,8 +133,8 @@ TEST(NpRandom, MultivariateNormalDiagonal) {
       a.MultivariateNormal(mean, cov, {50}, RandomState::CheckValid::kWarn, 1e-8, &not_psd));
   EXPECT_FALSE(not_psd);
   for (std::size_t r = 0; r < 50; ++r) {
-    EXPECT_NEAR(std::fabs(x[2 * r] - 1.0), 2.0 * std::fabs(z[2 * r]), 1e-12);
-    EXPECT_NEAR(std::fabs(x[2 * r + 1] + 2.0), 3.0 * std::fabs(z[2 * r + 1]), 1e-12);
+    EXPECT_NEAR(std::fabs(x[2 * r] - 1.0), 2.0 * std::fabs(z[2 * r + 1]), 1e-12);
+    EXPECT_NEAR(std::fabs(x[2 * r + 1] + 2.0), 3.0 * std::fabs(z[2 * r]), 1e-12);
   }
   c[1] = c[2] = 10.0;
   EXPECT_THROW(a.MultivariateNormal(mean, cov, {1}, RandomState::CheckValid::kRaise),
