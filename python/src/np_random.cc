@@ -288,6 +288,14 @@ void BindNpRandom(py::module_& m) {
       .def(
           "randint",
           [](RandomState& s, py::handle low, py::handle high, py::handle size, py::handle dtype) {
+            if (IsArrayParam(low) || (!high.is_none() && IsArrayParam(high))) {
+              const NDArray lo = high.is_none() ? NDArray::Empty({}, kInt64) : AsNDArray(low);
+              if (high.is_none()) lo.Fill(0);
+              std::vector<index_t> dims;
+              if (!size.is_none()) dims = ParseSize(size).dims;
+              return Wrap(s.RandInt(lo, AsNDArray(high.is_none() ? low : high),
+                                    size.is_none() ? nullptr : &dims, IntDType(dtype, kInt64)));
+            }
             Int128 lo, hi;
             Bounds(low, high, &lo, &hi);
             const Size z = ParseSize(size);
@@ -468,6 +476,15 @@ void BindNpRandom(py::module_& m) {
           "integers",
           [](Generator& g, py::handle low, py::handle high, py::handle size, py::handle dtype,
              bool endpoint) {
+            if (IsArrayParam(low) || (!high.is_none() && IsArrayParam(high))) {
+              const NDArray lo = high.is_none() ? NDArray::Empty({}, kInt64) : AsNDArray(low);
+              if (high.is_none()) lo.Fill(0);
+              std::vector<index_t> dims;
+              if (!size.is_none()) dims = ParseSize(size).dims;
+              return Wrap(g.Integers(lo, AsNDArray(high.is_none() ? low : high),
+                                     size.is_none() ? nullptr : &dims, IntDType(dtype, kInt64),
+                                     endpoint));
+            }
             Int128 lo, hi;
             Bounds(low, high, &lo, &hi);
             const Size z = ParseSize(size);

@@ -282,3 +282,32 @@ def test_multivariate_normal_checks():
         s.multivariate_normal([0.0, 0.0], [[1.0, 0.0, 0.0]] * 3)
     with pytest.raises(ValueError):
         s.multivariate_normal([0.0], [[1.0]], check_valid="maybe")
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+@pytest.mark.parametrize("dtype", INT_DTYPES + [np.bool_])
+def test_array_bounds(seed, dtype):
+    if dtype is np.bool_:
+        lo, hi, hi_closed = np.array([0, 0, 1]), np.array([2, 1, 2]), np.array([1, 0, 1])
+    else:
+        info = np.iinfo(dtype)
+        # int64 bound arrays (uint64 for uint64): NumPy 1.24 under NEP 50 (conftest) fails its own
+        # bound checks on small-integer bound arrays.
+        bdt = np.uint64 if dtype is np.uint64 else np.int64
+        lo = np.array([0, 5, int(info.min)], dtype=bdt)
+        hi = np.array([10, 6, int(info.max)], dtype=bdt)
+        hi_closed = hi
+    m = N // 3
+    s, n = pair(seed)
+    same(s.randint(lo, hi, size=(m, 3), dtype=dtype), n.randint(lo, hi, size=(m, 3), dtype=dtype))
+    same(s.randint(hi[:2], dtype=dtype), n.randint(hi[:2], dtype=dtype))
+    same(s.randint(lo[:1], hi, dtype=dtype), n.randint(lo[:1], hi, dtype=dtype))
+    g, h = gpair(seed)
+    same(g.integers(lo, hi, size=(m, 3), dtype=dtype), h.integers(lo, hi, size=(m, 3), dtype=dtype))
+    same(g.integers(lo, hi_closed, size=(m, 3), dtype=dtype, endpoint=True),
+         h.integers(lo, hi_closed, size=(m, 3), dtype=dtype, endpoint=True))
+    same(g.random(5), h.random(5))
+    with pytest.raises(ValueError):
+        s.randint(hi, lo, dtype=dtype)
+    with pytest.raises(ValueError):
+        s.randint(lo, hi, size=(2, 2), dtype=dtype)

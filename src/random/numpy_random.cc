@@ -767,6 +767,126 @@ void CheckUniformRange(const Broadcast& b) {
     SHADE_CHECK(std::isfinite(b.values[1][i] - b.values[0][i])) << "Range exceeds valid bounds";
 }
 
+// One bounded value in [0, rng] for the array-bounds form, where rng changes per element: the
+// same draws as FillBounded, with the 8/16-bit (and bool) buffer carried across elements.
+struct Pieces {
+  int left = 0;
+  std::uint32_t buf = 0;
+};
+
+template <unsigned kBits, typename BG>
+std::uint32_t NextPiece(BG& bg, Pieces& pc) {
+  if (pc.left == 0) {
+    pc.buf = bg.Next32();
+    pc.left = static_cast<int>(32 / kBits) - 1;
+  } else {
+    pc.buf >>= kBits;
+    --pc.left;
+  }
+  return kBits == 32 ? pc.buf : (pc.buf & ((1u << (kBits % 32)) - 1u));
+}
+
+template <typename U, typename BG>
+U BoundedOne(BG& bg, U rng, bool masked, Pieces& pc) {
+  if (rng == 0) return 0;
+  if constexpr (sizeof(U) == 8) {
+    return Bounded64(bg, rng, masked);
+  } else if constexpr (sizeof(U) == 4) {
+    if (rng == 0xFFFFFFFFu) return bg.Next32();
+    if (!masked) return Lemire32(bg, rng);
+    const U mask = GenMask(rng);
+    U v;
+    while ((v = static_cast<U>(bg.Next32() & mask)) > rng) {
+    }
+    return v;
+  } else {
+    constexpr unsigned kBits = sizeof(U) * 8;
+    constexpr U kMax = static_cast<U>(~U{0});
+    if (rng == kMax) return static_cast<U>(NextPiece<kBits>(bg, pc));
+    if (masked) {
+      const U mask = GenMask(rng);
+      U v;
+      while ((v = static_cast<U>(NextPiece<kBits>(bg, pc) & mask)) > rng) {
+      }
+      return v;
+    }
+    const std::uint32_t excl = static_cast<std::uint32_t>(rng) + 1u;
+    constexpr std::uint32_t kLow = (1u << kBits) - 1u;
+    std::uint32_t m = NextPiece<kBits>(bg, pc) * excl;
+    if ((m & kLow) < excl) {
+      const std::uint32_t threshold = (static_cast<std::uint32_t>(kMax) - rng) % excl;
+      while ((m & kLow) < threshold) m = NextPiece<kBits>(bg, pc) * excl;
+    }
+    return static_cast<U>(m >> kBits);
+  }
+}
+
+template <typename T>
+struct UnsignedOf {
+  using type = std::make_unsigned_t<T>;
+};
+template <>
+struct UnsignedOf<bool> {
+  using type = bool;
+};
+
+// Integer bounds expanded to `shape`, exactly (uint64 arrays as unsigned, others through int64).
+std::vector<Int128> BoundValues(const NDArray& a, const std::vector<index_t>& shape) {
+  std::vector<Int128> v;
+  if (a.type_flag() == kUint64) {
+    NDArray d = a.expand(shape).contiguous();
+    const std::uint64_t* p = d.data<std::uint64_t>();
+    v.assign(p, p + d.numel());
+  } else {
+    NDArray d = astype(a, kInt64).expand(shape).contiguous();
+    const std::int64_t* p = d.data<std::int64_t>();
+    v.assign(p, p + d.numel());
+  }
+  return v;
+}
+
+// randint/integers with array bounds: every pair checked first, then one draw per element.
+template <typename BG>
+NDArray BoundedIntegersArray(BG& bg, const NDArray& low, const NDArray& high,
+                             const std::vector<index_t>* size, int dtype, bool endpoint,
+                             bool masked, const char* fn) {
+  SHADE_CHECK_TYPE(dtype >= 0 && dtype < kNumTypeFlags) << fn << ": unknown dtype flag " << dtype;
+  const Broadcast b = BroadcastParams({&low, &high}, size);
+  const std::vector<Int128> lo = BoundValues(low, b.shape), hi_in = BoundValues(high, b.shape);
+  NDArray out = NDArray::Empty(b.shape, dtype);
+  DispatchDType(dtype, [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    if constexpr (std::is_integral<T>::value) {
+      using U = typename UnsignedOf<T>::type;
+      const Int128 lo_bound =
+          std::is_same<T, bool>::value ? 0 : static_cast<Int128>(std::numeric_limits<T>::min());
+      const Int128 hi_bound =
+          std::is_same<T, bool>::value ? 1 : static_cast<Int128>(std::numeric_limits<T>::max());
+      const char* name = DataType<T>::kName;
+      for (std::size_t i = 0; i < lo.size(); ++i) {
+        const Int128 hi = endpoint ? hi_in[i] : hi_in[i] - 1;
+        SHADE_CHECK(lo[i] >= lo_bound) << "low is out of bounds for " << name;
+        SHADE_CHECK(hi <= hi_bound) << "high is out of bounds for " << name;
+        SHADE_CHECK(lo[i] <= hi) << (endpoint ? "low > high" : "low >= high");
+      }
+      T* o = out.mutable_data<T>();
+      Pieces pc;
+      for (std::size_t i = 0; i < lo.size(); ++i) {
+        const Int128 hi = endpoint ? hi_in[i] : hi_in[i] - 1;
+        if constexpr (std::is_same<T, bool>::value) {
+          o[i] = hi == lo[i] ? lo[i] != 0 : (NextPiece<1>(bg, pc) & 1u) != 0;
+        } else {
+          const U v = BoundedOne<U>(bg, static_cast<U>(hi - lo[i]), masked, pc);
+          o[i] = static_cast<T>(static_cast<U>(static_cast<U>(lo[i]) + v));
+        }
+      }
+    } else {
+      SHADE_THROW_TYPE << fn << ": dtype " << DTypeName(dtype) << " is not an integer type";
+    }
+  });
+  return out;
+}
+
 index_t NumelOf(IndexSpan size) {
   index_t n = 1;
   for (std::size_t i = 0; i < size.size(); ++i) {
@@ -1134,6 +1254,16 @@ NDArray Generator::Binomial(const NDArray& n, const NDArray& p, const std::vecto
   for (std::size_t i = 0; i < nn.size(); ++i) CheckBinomial(nn[i], b.values[1][i]);
   return FillBroadcast<std::int64_t>(
       b, [&](std::size_t i) { return BinomialDraw(pcg_, nn[i], b.values[1][i], false); });
+}
+
+NDArray RandomState::RandInt(const NDArray& low, const NDArray& high,
+                             const std::vector<index_t>* size, int dtype) {
+  return BoundedIntegersArray(mt_, low, high, size, dtype, false, true, "randint");
+}
+
+NDArray Generator::Integers(const NDArray& low, const NDArray& high,
+                            const std::vector<index_t>* size, int dtype, bool endpoint) {
+  return BoundedIntegersArray(pcg_, low, high, size, dtype, endpoint, false, "integers");
 }
 
 // ------------------------------------------------------------------ multivariate normal

@@ -142,6 +142,22 @@ TEST(NpRandom, MultivariateNormalDiagonal) {
   EXPECT_THROW(a.MultivariateNormal(cov, cov, {1}), shade::ValueError);
 }
 
+TEST(NpRandom, ArrayBoundsMatchScalarBounds) {
+  // Equal array bounds draw what the scalar bounds draw (8-bit: the buffer carries over).
+  NDArray lo = NDArray::Empty({3}, shade::kInt64), hi = NDArray::Empty({4, 1}, shade::kInt64);
+  lo.Fill(-3);
+  hi.Fill(40);
+  RandomState a(4u), b(4u);
+  NDArray r = a.RandInt(lo, hi, nullptr, shade::kInt8);
+  EXPECT_EQ(r.numel(), 12);
+  EXPECT_EQ(Values<std::int8_t>(r), Values<std::int8_t>(b.RandInt(-3, 40, {12}, shade::kInt8)));
+  Generator g = shade::random::default_rng(4), h = shade::random::default_rng(4);
+  EXPECT_EQ(Values<std::int64_t>(g.Integers(lo, hi, nullptr, shade::kInt64, true)),
+            Values<std::int64_t>(h.Integers(-3, 40, {12}, shade::kInt64, true)));
+  hi.Fill(-3);
+  EXPECT_THROW(a.RandInt(lo, hi, nullptr), shade::ValueError);
+}
+
 TEST(NpRandom, Errors) {
   RandomState rs(0u);
   EXPECT_THROW(rs.RandInt(5, 5, {1}), shade::ValueError);

@@ -237,6 +237,9 @@ class RandomState {
    * parameter is checked before the first draw.
    */
   ///@{
+  /*! \brief `randint(low, high, size, dtype)` with array bounds (one draw per element). */
+  NDArray RandInt(const NDArray& low, const NDArray& high, const std::vector<index_t>* size,
+                  int dtype = kInt64);
   /*! \brief `normal(loc, scale, size)`. */
   NDArray Normal(const NDArray& loc, const NDArray& scale, const std::vector<index_t>* size);
   /*! \brief `uniform(low, high, size)`. */
@@ -303,6 +306,10 @@ class Generator {
   /*! \brief `choice(pop_size, size, replace, p, shuffle=shuffle)` as int64 indices. */
   NDArray Choice(std::int64_t pop_size, IndexSpan size, bool replace, const NDArray* p,
                  bool shuffle = true);
+  /*! \brief `integers(low, high, size, dtype, endpoint)` with array bounds (as RandomState's
+   *  randint). */
+  NDArray Integers(const NDArray& low, const NDArray& high, const std::vector<index_t>* size,
+                   int dtype = kInt64, bool endpoint = false);
   /*! \brief `uniform(low, high, size)` with array parameters (as RandomState's). */
   NDArray Uniform(const NDArray& low, const NDArray& high, const std::vector<index_t>* size);
   /*! \brief `poisson(lam, size)` with array parameters. */
