@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstdint>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "shade/ndarray/indexing.h"
@@ -160,6 +161,8 @@ py::object Choice(Rng& rng, py::handle a, py::handle size, bool replace, py::han
   } else {
     arr = AsNDArray(a);
     if (arr.ndim() < 1) throw py::value_error("a must be 1-dimensional or an integer");
+    if (std::is_same<Rng, RandomState>::value && arr.ndim() != 1)
+      throw py::value_error("a must be 1-dimensional");
     pop = arr.size(0);
   }
   NDArray idx;
@@ -201,6 +204,28 @@ py::object Params(std::initializer_list<py::handle> params, py::handle size, S&&
   std::vector<index_t> dims;
   if (!size.is_none()) dims = ParseSize(size).dims;
   return Wrap(array(arrs, size.is_none() ? nullptr : &dims));
+}
+
+// shuffle(x) in place: shade and writable buffer arrays through the C++ shuffle, Python lists by
+// the same permutation of their items (NumPy shuffles both with one draw sequence).
+template <typename Rng>
+void ShuffleInPlace(Rng& rng, py::handle x) {
+  if (PyList_Check(x.ptr())) {
+    py::list l = py::reinterpret_borrow<py::list>(x);
+    const NDArray perm = rng.Permutation(static_cast<std::int64_t>(l.size()));
+    const std::int64_t* p = perm.data<std::int64_t>();
+    py::list old = py::reinterpret_steal<py::list>(PySequence_List(l.ptr()));  // a copy
+    for (std::size_t i = 0; i < l.size(); ++i) l[i] = old[static_cast<std::size_t>(p[i])];
+    return;
+  }
+  if (AsPyArray(x) == nullptr) {
+    if (!py::hasattr(x, "__array_interface__") && !PyObject_CheckBuffer(x.ptr()))
+      throw py::type_error("shuffle: x must be an array or a list");
+    if (py::hasattr(x, "flags") && !x.attr("flags").attr("writeable").cast<bool>())
+      throw py::value_error("shuffle: x is read-only");
+  }
+  EvaluateAllPending();
+  rng.Shuffle(AsNDArray(x));
 }
 
 py::object PermutationOf(py::handle x, NDArray (*by_n)(void*, std::int64_t),
@@ -421,7 +446,7 @@ void BindNpRandom(py::module_& m) {
           },
           py::arg("x"), "A shuffled arange(x), or a shuffled copy of x along its first axis.")
       .def(
-          "shuffle", [](RandomState& s, py::handle x) { s.Shuffle(AsNDArray(x)); }, py::arg("x"),
+          "shuffle", [](RandomState& s, py::handle x) { ShuffleInPlace(s, x); }, py::arg("x"),
           "Shuffles x in place along its first axis.")
       .def(
           "choice",
@@ -544,7 +569,7 @@ void BindNpRandom(py::module_& m) {
           },
           py::arg("x"), "A shuffled arange(x), or a shuffled copy of x along its first axis.")
       .def(
-          "shuffle", [](Generator& g, py::handle x) { g.Shuffle(AsNDArray(x)); }, py::arg("x"),
+          "shuffle", [](Generator& g, py::handle x) { ShuffleInPlace(g, x); }, py::arg("x"),
           "Shuffles x in place along its first axis.")
       .def(
           "choice",

@@ -215,6 +215,32 @@ def test_generator_permutation_choice(seed):
     same(s.random(10), n.random(10))
 
 
+@pytest.mark.parametrize("seed", SEEDS)
+def test_shuffle_forms(seed):
+    s, n = pair(seed)
+    la, lb = list(range(50)), list(range(50))
+    s.shuffle(la), n.shuffle(lb)
+    assert la == lb
+    x = shade.asarray(np.arange(40.0).reshape(10, 4))
+    y = np.arange(40.0).reshape(10, 4)
+    s.shuffle(x), n.shuffle(y)
+    same(x, y)
+    z = np.arange(30)[::3].copy()
+    w = z.copy()
+    g, h = gpair(seed)
+    g.shuffle(z), h.shuffle(w)
+    same(z, w)
+    with pytest.raises(TypeError):
+        s.shuffle(5)
+    ro = np.arange(5)
+    ro.flags.writeable = False
+    with pytest.raises(ValueError):
+        s.shuffle(ro)
+    with pytest.raises(ValueError):
+        s.choice(np.arange(6).reshape(2, 3))
+    same(g.choice(np.arange(6).reshape(3, 2), 4), h.choice(np.arange(6).reshape(3, 2), 4))
+
+
 def test_results_are_shade_arrays_and_errors():
     s = sr.RandomState(0)
     assert isinstance(s.random_sample(3), shade.ndarray)
