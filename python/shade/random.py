@@ -5,7 +5,7 @@ seeded through SeedSequence) return the same numbers as NumPy 1.24 for the same 
 module-level functions draw from a global RandomState, as ``numpy.random``'s do; ``seed``
 reseeds it.
 """
-from ._shade._random import RandomState, Generator, default_rng  # noqa: F401
+from ._shade._random import RandomState, Generator, PCG64, default_rng  # noqa: F401
 
 _rand = RandomState()
 

@@ -74,6 +74,24 @@ bool IsIntLike(py::handle h) {
   return py::isinstance(h, np_integer);
 }
 
+py::object UInt128ToPy(random::UInt128 v) {
+  py::int_ hi(static_cast<std::uint64_t>(v >> 64)), lo(static_cast<std::uint64_t>(v));
+  return py::reinterpret_steal<py::object>(PyNumber_Or(
+      py::reinterpret_steal<py::object>(PyNumber_Lshift(hi.ptr(), py::int_(64).ptr())).ptr(),
+      lo.ptr()));
+}
+
+random::UInt128 PyToUInt128(py::handle h) {
+  py::int_ v = py::reinterpret_steal<py::int_>(PyNumber_Index(h.ptr()));
+  if (!v) throw py::error_already_set();
+  py::int_ mask(~std::uint64_t{0});
+  const auto lo = py::cast<std::uint64_t>(v.attr("__and__")(mask));
+  const auto hi = py::cast<std::uint64_t>(
+      py::reinterpret_steal<py::object>(PyNumber_Rshift(v.ptr(), py::int_(64).ptr()))
+          .attr("__and__")(mask));
+  return (static_cast<random::UInt128>(hi) << 64) | lo;
+}
+
 // Python int -> 32-bit words, least significant first (NumPy's SeedSequence entropy).
 std::vector<std::uint32_t> IntWords(py::handle h) {
   py::int_ v = py::reinterpret_steal<py::int_>(PyNumber_Index(h.ptr()));
@@ -486,7 +504,38 @@ void BindNpRandom(py::module_& m) {
       py::arg("check_valid") = "warn", py::arg("tol") = 1e-8,
       "Multivariate normals: standard normals times sqrt(s) V from the SVD of cov, plus mean.");
 
+  py::class_<random::PCG64> pcg(r, "PCG64",
+                                "NumPy's PCG64 bit generator (the Generator's stream).");
+  pcg.def(py::init([](py::handle seed) { return new random::PCG64(SeedSeqOf(seed)); }),
+          py::arg("seed") = py::none())
+      .def_property(
+          "state",
+          [](const random::PCG64& g) {
+            py::dict st, inner;
+            inner["state"] = UInt128ToPy(g.state());
+            inner["inc"] = UInt128ToPy(g.inc());
+            st["bit_generator"] = "PCG64";
+            st["state"] = inner;
+            st["has_uint32"] = g.has_uint32() ? 1 : 0;
+            st["uinteger"] = g.uinteger();
+            return st;
+          },
+          [](random::PCG64& g, py::dict st) {
+            if (!st.contains("bit_generator") ||
+                py::str(st["bit_generator"]).cast<std::string>() != "PCG64")
+              throw py::value_error("state must be for a PCG64 PRNG");
+            py::dict inner = st["state"].cast<py::dict>();
+            g.SetState(PyToUInt128(inner["state"]), PyToUInt128(inner["inc"]),
+                       st["has_uint32"].cast<int>() != 0, st["uinteger"].cast<std::uint32_t>());
+          },
+          "The state as NumPy's dict: {'bit_generator', 'state': {'state', 'inc'}, 'has_uint32', "
+          "'uinteger'}.");
+
   py::class_<Generator> gen(r, "Generator", "NumPy's Generator over PCG64, bit for bit.");
+  gen.def_property_readonly(
+      "bit_generator", [](Generator& g) -> random::PCG64& { return g.bit_generator(); },
+      py::return_value_policy::reference_internal,
+      "The PCG64 bit generator (its state can be read and set).");
   gen.def(py::init([](py::handle seed) { return new Generator(SeedSeqOf(seed)); }),
           py::arg("seed") = py::none())
       .def(

@@ -337,3 +337,17 @@ def test_array_bounds(seed, dtype):
         s.randint(hi, lo, dtype=dtype)
     with pytest.raises(ValueError):
         s.randint(lo, hi, size=(2, 2), dtype=dtype)
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_generator_state(seed):
+    g, h = gpair(seed)
+    g.random(3, dtype=np.float32), h.random(3, dtype=np.float32)  # leaves a buffered half
+    assert g.bit_generator.state == h.bit_generator.state
+    st = h.bit_generator.state
+    other = sr.default_rng(999)
+    other.bit_generator.state = st
+    same(other.random(10), h.random(10))
+    same(sr.PCG64(seed).state["state"]["state"], np.random.PCG64(seed).state["state"]["state"])
+    with pytest.raises(ValueError):
+        other.bit_generator.state = {"bit_generator": "MT19937"}
