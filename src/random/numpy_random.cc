@@ -33,7 +33,11 @@ extern "C" void dgesdd_(const char* jobz, const int* m, const int* n, double* a,
 
 // NumPy's distributions are compiled without contracting a * b + c into one fused multiply-add;
 // contraction (GCC's default with -mfma) changes the last bit of normals, uniforms, gammas, ...
+#if defined(__clang__)
+#pragma STDC FP_CONTRACT OFF
+#else
 #pragma GCC optimize("fp-contract=off")
+#endif
 
 namespace shade {
 namespace random {
