@@ -271,7 +271,24 @@ void FillBounded(BG& bg, U off, U rng, bool masked, U* out, index_t n) {
     return;
   }
   if constexpr (sizeof(U) == 8) {
-    for (index_t i = 0; i < n; ++i) out[i] = static_cast<U>(off + Bounded64(bg, rng, masked));
+    // Bounded64 per value, with its branches on rng hoisted out of the loop.
+    if (rng <= 0xFFFFFFFFu && rng != 0xFFFFFFFFu && !masked) {
+      const auto r32 = static_cast<std::uint32_t>(rng);
+      for (index_t i = 0; i < n; ++i) out[i] = static_cast<U>(off + Lemire32(bg, r32));
+    } else if (rng < 0xFFFFFFFFu && masked) {
+      const auto r32 = static_cast<std::uint32_t>(rng);
+      const std::uint32_t mask = GenMask(r32);
+      for (index_t i = 0; i < n; ++i) {
+        std::uint32_t v;
+        while ((v = bg.Next32() & mask) > r32) {
+        }
+        out[i] = static_cast<U>(off + v);
+      }
+    } else if (rng > 0xFFFFFFFFu && rng != ~std::uint64_t{0} && !masked) {
+      for (index_t i = 0; i < n; ++i) out[i] = static_cast<U>(off + Lemire64(bg, rng));
+    } else {
+      for (index_t i = 0; i < n; ++i) out[i] = static_cast<U>(off + Bounded64(bg, rng, masked));
+    }
   } else if constexpr (sizeof(U) == 4) {
     if (rng == 0xFFFFFFFFu) {
       for (index_t i = 0; i < n; ++i) out[i] = static_cast<U>(off + bg.Next32());
