@@ -183,11 +183,8 @@ py::object Choice(Rng& rng, py::handle a, py::handle size, bool replace, py::han
       throw py::value_error("a must be 1-dimensional");
     pop = arr.size(0);
   }
-  NDArray idx;
-  {
-    py::gil_scoped_release release;
-    idx = rng.Choice(pop, s.dims, replace, p.is_none() ? nullptr : &pa, extra...);
-  }
+  // The GIL stays held: it is what serialises calls on one generator (NumPy's lock).
+  NDArray idx = rng.Choice(pop, s.dims, replace, p.is_none() ? nullptr : &pa, extra...);
   if (is_int) return Result(idx, s);
   return Result(take(arr, idx, 0), s);
 }
