@@ -339,7 +339,14 @@ void BindNpRandom(py::module_& m) {
             Int128 lo, hi;
             Bounds(low, high, &lo, &hi);
             const Size z = ParseSize(size);
-            return Result(s.RandInt(lo, hi, z.dims, IntDType(dtype, kInt64)), z);
+            py::object r = Result(s.RandInt(lo, hi, z.dims, IntDType(dtype, kInt64)), z);
+            // NumPy's legacy randint returns Python int / bool scalars for dtype=int / bool.
+            if (z.scalar &&
+                (dtype.is_none() || dtype.ptr() == reinterpret_cast<PyObject*>(&PyLong_Type)))
+              return py::object(py::int_(r));
+            if (z.scalar && dtype.ptr() == reinterpret_cast<PyObject*>(&PyBool_Type))
+              return py::object(py::bool_(r.cast<bool>()));
+            return r;
           },
           py::arg("low"), py::arg("high") = py::none(), py::arg("size") = py::none(),
           py::arg("dtype") = py::none(),

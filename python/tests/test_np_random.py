@@ -243,6 +243,9 @@ def test_shuffle_forms(seed):
 
 def test_results_are_shade_arrays_and_errors():
     s = sr.RandomState(0)
+    assert type(s.randint(5)) is type(np.random.RandomState(0).randint(5))
+    assert type(s.randint(0, 2, dtype=bool)) is type(np.random.RandomState(0).randint(0, 2, dtype=bool))
+    assert type(s.randint(5, dtype=np.int8)) is np.int8
     assert isinstance(s.random_sample(3), shade.ndarray)
     assert s.random_sample((0, 3)).shape == (0, 3)
     with pytest.raises(ValueError):
