@@ -42,6 +42,7 @@
 #include "shade/param/json.h"
 #include "shade/param/optional.h"
 #include "shade/param/parameter.h"
+#include "shade/random/numpy_random.h"
 #include "shade/random/random.h"
 #include "shade/shape/shape.h"
 #include "shade/shape/tshape.h"

@@ -169,3 +169,5 @@ def einsum(*operands, out=None, optimize=False):
         return out
     return r
 # --- end linalg
+# --- random (issue 40): NumPy-exact random streams as the shade.random submodule ---
+from . import random  # noqa: E402,F401

@@ -821,6 +821,7 @@ PYBIND11_MODULE(_shade, m) {
   BindIO(m);
   BindConstruct(m, cls);
   BindLinalg(m);
+  BindNpRandom(m);
   m.def(
       "set_num_threads", [](int n) { SetNumThreads(n); }, py::arg("n"),
       "Threads the kernels use (>= 1).");

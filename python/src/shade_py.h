@@ -122,6 +122,8 @@ void SetViewBase(py::handle view, py::handle parent, bool known_view);
 void BindLinalg(py::module_& m);
 /*! \brief Binds __getitem__ / __setitem__ (indexing.cc). */
 void BindIndexing(py::class_<PyArray>& cls);
+/*! \brief Binds the `_random` submodule: NumPy's RandomState and Generator (np_random.cc). */
+void BindNpRandom(py::module_& m);
 /*! \brief `a[key]`. */
 py::object GetItem(PyArray& self, py::handle key);
 /*! \brief The element of a one-element array as a NumPy scalar of its dtype (NumPy's a[i, j]). */
