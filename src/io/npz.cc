@@ -4,6 +4,8 @@
 
 #include <zip.h>
 
+#include <cerrno>
+#include <cstdio>
 #include <cstring>
 #include <memory>
 
@@ -21,14 +23,6 @@ namespace {
 constexpr std::uint64_t kMaxDeflateRatio = 1032;
 
 const char kNpySuffix[] = ".npy";
-
-std::string ZipErrorString(int code) {
-  zip_error_t err;
-  zip_error_init_with_code(&err, code);
-  std::string s = zip_error_strerror(&err);
-  zip_error_fini(&err);
-  return s;
-}
 
 // A read stream over one opened member; the member's declared size bounds BytesLeft.
 class ZipMemberStream : public Stream {
@@ -119,10 +113,31 @@ std::map<std::string, NDArray> ReadArchive(zip_t* raw, const std::string& archiv
 }  // namespace
 
 std::map<std::string, NDArray> LoadNpz(const std::string& path) {
-  int err = 0;
-  zip_t* za = zip_open(path.c_str(), ZIP_RDONLY | ZIP_CHECKCONS, &err);
-  if (za == nullptr)
-    SHADE_THROW_IO << path << ": cannot open as an npz (zip) archive: " << ZipErrorString(err);
+  // Open the file once and let libzip size it with fstat: zip_open(path) stats the *name* and
+  // opens it later, so an archive atomically replaced in between by one of another size was
+  // read with the old size ("Not a zip archive").
+  std::FILE* fp = std::fopen(path.c_str(), "rb");
+  if (fp == nullptr) {
+    const int err = errno;
+    SHADE_THROW_IO << path << ": cannot open npz archive: " << std::strerror(err);
+  }
+  zip_error_t zerr;
+  zip_error_init(&zerr);
+  zip_source_t* src = zip_source_filep_create(fp, 0, -1, &zerr);
+  if (src == nullptr) {
+    std::fclose(fp);
+    const std::string msg = zip_error_strerror(&zerr);
+    zip_error_fini(&zerr);
+    SHADE_THROW_IO << path << ": cannot open npz archive: " << msg;
+  }
+  zip_t* za = zip_open_from_source(src, ZIP_RDONLY | ZIP_CHECKCONS, &zerr);
+  if (za == nullptr) {
+    zip_source_free(src);  // closes fp
+    const std::string msg = zip_error_strerror(&zerr);
+    zip_error_fini(&zerr);
+    SHADE_THROW_IO << path << ": cannot open as an npz (zip) archive: " << msg;
+  }
+  zip_error_fini(&zerr);
   return ReadArchive(za, path);
 }
 
