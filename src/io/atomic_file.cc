@@ -73,7 +73,7 @@ std::string ResolveTarget(const std::string& path) {
 
 }  // namespace
 
-AtomicFileStream::AtomicFileStream(const std::string& path) : path_(path) {
+AtomicFileStream::AtomicFileStream(const std::string& path, bool allow_unnamed) : path_(path) {
   SHADE_CHECK_IO(!path.empty()) << "cannot save to an empty path";
   const std::string target = ResolveTarget(path);
   const std::size_t slash = target.find_last_of('/');
@@ -89,7 +89,7 @@ AtomicFileStream::AtomicFileStream(const std::string& path) : path_(path) {
                    << OsError(err);
   }
   try {
-    if (ProcFdAvailable()) {
+    if (allow_unnamed && ProcFdAvailable()) {
       fd_ = openat(dir_fd_, ".", O_TMPFILE | O_WRONLY | O_CLOEXEC, 0666);
       // Only "this filesystem or kernel has no O_TMPFILE" falls back; EACCES, EROFS, ENOSPC ...
       // would fail the named temporary the same way.

@@ -471,6 +471,54 @@ TEST(AtomicSave, ExceptionFromTheDataKeepsOldFile) {
   EXPECT_TRUE(SameArray(io::LoadNpy(path), big));
 }
 
+// The named-temporary path (filesystems without O_TMPFILE): the temporary is visible while the
+// save runs, removed when it is abandoned or fails (EFBIG in a child), and renamed at Commit().
+TEST(AtomicSave, NamedTemporaryFallback) {
+  TempDir dir;
+  const std::string path = dir.Sub("named.npy");
+  const NDArray a = Pattern(kBig, 60), b = Pattern(kBig, 61);
+  io::SaveNpy(path, a);
+  io::MemoryStream image;
+  io::SaveNpy(&image, b);
+  {
+    io::AtomicFileStream s(path, false);
+    EXPECT_FALSE(s.unnamed_temporary());
+    EXPECT_EQ(s.temporary_name().rfind(".named.npy.tmp-", 0), 0u) << s.temporary_name();
+    s.Write(image.buffer().data(), image.buffer().size());
+    EXPECT_EQ(Strays(dir.path(), {"named.npy"}), std::vector<std::string>{s.temporary_name()});
+  }  // abandoned
+  EXPECT_TRUE(SameArray(io::LoadNpy(path), a));
+  EXPECT_EQ(Strays(dir.path(), {"named.npy"}), std::vector<std::string>());
+  const int rc = InChild([&] {
+    signal(SIGXFSZ, SIG_IGN);
+    struct rlimit lim = {16 * 1024, 16 * 1024};
+    if (setrlimit(RLIMIT_FSIZE, &lim) != 0) return 97;
+    try {
+      io::AtomicFileStream s(path, false);
+      s.Write(image.buffer().data(), image.buffer().size());
+      s.Commit();
+    } catch (const shade::IOError& e) {
+      return Contains(e.what(), path) && Contains(e.what(), "File too large") ? 0 : 2;
+    }
+    return 3;
+  });
+  EXPECT_EQ(rc, 0);
+  EXPECT_TRUE(SameArray(io::LoadNpy(path), a));
+  EXPECT_EQ(Strays(dir.path(), {"named.npy"}), std::vector<std::string>());
+  {
+    io::AtomicFileStream s(path, false);
+    s.Write(image.buffer().data(), image.buffer().size());
+    s.Commit();
+    EXPECT_THROW(s.Write("x", 1), shade::IOError);  // committed: no more writes
+    EXPECT_THROW(s.Commit(), shade::IOError);
+  }
+  EXPECT_TRUE(SameArray(io::LoadNpy(path), b));
+  EXPECT_EQ(Strays(dir.path(), {"named.npy"}), std::vector<std::string>());
+  char byte;
+  io::AtomicFileStream w(path);
+  EXPECT_THROW(w.Read(&byte, 1), shade::IOError);  // write-only
+}
+
 // A reader loading the path in a loop while another process saves A and B over it in a loop
 // sees only complete files.
 TEST(AtomicSave, ConcurrentReaderNeverSeesATornFile) {

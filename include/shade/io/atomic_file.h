@@ -41,7 +41,12 @@ class AtomicFileStream : public Stream {
    *  filesystem has it, else a uniquely named one); throws shade::IOError naming `path` and the
    *  OS error when the folder cannot take a new file.
    */
-  explicit AtomicFileStream(const std::string& path);
+  explicit AtomicFileStream(const std::string& path) : AtomicFileStream(path, true) {}
+  /*!
+   * \brief As above; with `allow_unnamed` false the temporary always has a name from the start
+   *  (what filesystems without O_TMPFILE get; for tests of that path).
+   */
+  AtomicFileStream(const std::string& path, bool allow_unnamed);
   /*! \brief Abandons the temporary unless Commit() succeeded. */
   ~AtomicFileStream() override;
   AtomicFileStream(const AtomicFileStream&) = delete;
@@ -63,8 +68,10 @@ class AtomicFileStream : public Stream {
    */
   void Commit();
 
-  /*! \brief Whether temporaries are unnamed (O_TMPFILE) in this stream's folder. */
+  /*! \brief Whether the temporary is unnamed (O_TMPFILE) until Commit(). */
   bool unnamed_temporary() const { return unnamed_; }
+  /*! \brief The temporary's name inside the target's folder ("" while it is unnamed). */
+  const std::string& temporary_name() const { return temp_; }
 
  private:
   void FlushBuffer();
