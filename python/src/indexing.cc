@@ -60,7 +60,14 @@ ParsedKey ParseKey(py::handle key) {
                !(AsPyArray(h) != nullptr ||
                  (py::hasattr(h, "ndim") && h.attr("ndim").cast<int>() > 0))) {
       item.kind = KeyItem::kInt;
-      item.value = py::reinterpret_steal<py::int_>(PyNumber_Index(h.ptr())).cast<index_t>();
+      try {
+        item.value = ParseIndex(h, "index");
+      } catch (py::error_already_set& e) {
+        // An index beyond int64 is out of bounds of any array: IndexError, as NumPy (the
+        // former cast raised RuntimeError).
+        if (!e.matches(PyExc_OverflowError)) throw;
+        throw py::index_error(std::string(e.what()) + " (out of bounds of any array)");
+      }
     } else {
       item.kind = KeyItem::kArray;
       NDArray a = AsNDArray(h);
