@@ -252,6 +252,15 @@ void SetItem(PyArray& self, py::handle key, py::handle value) {
     view.copy_(values);
     return;
   }
+  if (a.ndim() == 0) {
+    // No coordinate grid carries the selection of a 0-d array (a[False] = v wrote the element):
+    // only boolean scalars reach here, selecting it once or not at all.
+    const NDArray selected = Index(a, parsed, &is_element);
+    NDArray staged = NDArray::Empty(selected.sizes(), a.type_flag());
+    staged.copy_(values);  // NumPy's broadcast check, also when nothing is selected
+    if (staged.numel() != 0) a.copy_(staged.reshape({}));
+    return;
+  }
   // Coordinates of the selected elements, one int64 array per dimension, by indexing grids.
   std::vector<NDArray> coords;
   const std::vector<index_t> shape = a.sizes().vec();
