@@ -392,7 +392,7 @@ class ApiMachine(RuleBasedStateMachine):
 
 def run(examples, steps, seed=None):
     kwargs = dict(max_examples=examples, stateful_step_count=steps, deadline=None,
-                  suppress_health_check=list(HealthCheck), print_blob=True)
+                  suppress_health_check=list(HealthCheck), print_blob=True, database=None)
     if seed is None:
         kwargs["derandomize"] = True
     ApiMachine.TestCase.settings = settings(**kwargs)

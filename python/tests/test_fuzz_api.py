@@ -23,7 +23,7 @@ def _limit_memory():
 
 
 def test_fuzz_api_smoke():
-    examples = os.environ.get("SHADE_FUZZ_EXAMPLES", "80")
+    examples = os.environ.get("SHADE_FUZZ_EXAMPLES", "200")
     steps = os.environ.get("SHADE_FUZZ_STEPS", "40")
     out = subprocess.run([sys.executable, "-X", "faulthandler", os.path.join(HERE, "fuzz_api.py"),
                           examples, steps], env=os.environ, capture_output=True, text=True,
