@@ -321,7 +321,8 @@ TEST(AtomicSave, ReadOnlyFolderKeepsOldFile) {
         if (geteuid() == 0 && (setgid(65534) != 0 || setuid(65534) != 0)) return 96;
         return ExpectIOError(f, path, b, "Permission denied");
       });
-      ASSERT_NE(rc, 96) << "could not drop root privileges in the child";
+      // Root without CAP_SETUID (a restricted container) cannot test this: skip, not pass.
+      if (rc == 96) GTEST_SKIP() << "could not drop root privileges in the child";
       EXPECT_EQ(rc, 0);
       if (had_old) {
         EXPECT_TRUE(SameArray(f.load(path), a));
