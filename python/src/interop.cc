@@ -12,6 +12,7 @@
 #include <utility>
 
 #include "shade/io/dlpack.h"
+#include "shade/io/stream.h"
 #include "shade/ndarray/shape_ops.h"
 #include "shade/param/parameter.h"
 #include "shade_py.h"
@@ -600,6 +601,21 @@ PyObject* PythonClassFor(const Error& e) {
   }
   return PyExc_ValueError;  // ValueError, ShapeError, ParamError and the root class
 }
+// A SystemIOError (an IOError with the system's errno) becomes OSError(errno, message), which
+// Python turns into the matching subclass (FileNotFoundError, PermissionError, ...), as NumPy's
+// file functions raise.
+void SetErrorFor(const Error& e) {
+  const auto* sys = dynamic_cast<const io::SystemIOError*>(&e);
+  if (sys != nullptr) {
+    PyObject* args = Py_BuildValue("(is)", sys->os_errno(), e.what());
+    if (args != nullptr) {
+      PyErr_SetObject(PyExc_OSError, args);
+      Py_DECREF(args);
+      return;
+    }
+  }
+  PyErr_SetString(PythonClassFor(e), e.what());
+}
 }  // namespace
 
 void SetPythonError() {
@@ -610,7 +626,7 @@ void SetPythonError() {
   } catch (py::builtin_exception& e) {
     e.set_error();
   } catch (const Error& e) {
-    PyErr_SetString(PythonClassFor(e), e.what());
+    SetErrorFor(e);
   } catch (const std::bad_alloc&) {
     PyErr_NoMemory();
   } catch (const std::exception& e) {
@@ -623,7 +639,7 @@ void RegisterErrorTranslator(py::module_&) {
     try {
       if (p) std::rethrow_exception(p);
     } catch (const Error& e) {
-      PyErr_SetString(PythonClassFor(e), e.what());
+      SetErrorFor(e);
     }
   });
 }

@@ -1,6 +1,7 @@
 """Atomic saves (issue 44): shade.save / savez / savez_compressed replace the file only when the
 new one is complete; a failing save (full disk, missing folder, bad data) keeps the old file
 byte for byte and leaves no temporary. NumPy's np.load is the oracle for the file contents."""
+import errno
 import os
 import subprocess
 import sys
@@ -56,13 +57,18 @@ def test_new_file_mode_follows_umask(tmp_path, kind, save, load):
 @pytest.mark.parametrize("kind,save,load", SAVERS, ids=[s[0] for s in SAVERS])
 def test_save_into_missing_folder_raises_oserror_naming_path(tmp_path, kind, save, load):
     path = str(tmp_path / "missing" / ("x" + _suffix(kind)))
-    with pytest.raises(OSError, match="No such file or directory") as info:
-        save(path, np.zeros(3))
+    with pytest.raises(FileNotFoundError, match="No such file or directory") as info:
+        save(path, np.zeros(3))  # NumPy's class too
     assert path in str(info.value)
+    assert info.value.errno == errno.ENOENT
+    with pytest.raises(FileNotFoundError):
+        shade.load(path)
+    with pytest.raises(FileNotFoundError):
+        np.save(path, np.zeros(3))
 
 
 _CHILD = textwrap.dedent("""
-    import resource, signal, sys
+    import errno, resource, signal, sys
     import numpy as np
     import shade
     kind, path = sys.argv[1], sys.argv[2]
@@ -74,7 +80,7 @@ _CHILD = textwrap.dedent("""
          "savez": lambda: shade.savez(path, a=big),
          "savez_compressed": lambda: shade.savez_compressed(path, a=big)}[kind]()
     except OSError as e:
-        ok = path in str(e) and "File too large" in str(e)
+        ok = path in str(e) and "File too large" in str(e) and e.errno == errno.EFBIG
         print("raised OSError" if ok else "bad message: %s" % e)
     else:
         print("saved")

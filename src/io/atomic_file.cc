@@ -85,8 +85,8 @@ AtomicFileStream::AtomicFileStream(const std::string& path, bool allow_unnamed) 
   dir_fd_ = open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
   if (dir_fd_ < 0) {
     const int err = errno;
-    SHADE_THROW_IO << "cannot save to " << path << ": cannot open its folder " << dir << ": "
-                   << OsError(err);
+    SHADE_THROW_IO_ERRNO(err) << "cannot save to " << path << ": cannot open its folder " << dir
+                              << ": " << OsError(err);
   }
   try {
     if (allow_unnamed && ProcFdAvailable()) {
@@ -95,8 +95,8 @@ AtomicFileStream::AtomicFileStream(const std::string& path, bool allow_unnamed) 
       // would fail the named temporary the same way.
       if (fd_ < 0 && errno != EOPNOTSUPP && errno != EISDIR && errno != EINVAL) {
         const int err = errno;
-        SHADE_THROW_IO << "cannot save to " << path << ": cannot create a file in " << dir << ": "
-                       << OsError(err);
+        SHADE_THROW_IO_ERRNO(err) << "cannot save to " << path << ": cannot create a file in "
+                                  << dir << ": " << OsError(err);
       }
       unnamed_ = fd_ >= 0;
     }
@@ -107,8 +107,9 @@ AtomicFileStream::AtomicFileStream(const std::string& path, bool allow_unnamed) 
         temp_ = name;
       } else if (errno != EEXIST || attempt >= 100) {
         const int err = errno;
-        SHADE_THROW_IO << "cannot save to " << path << ": cannot create a temporary file in " << dir
-                       << ": " << OsError(err);
+        SHADE_THROW_IO_ERRNO(err) << "cannot save to " << path
+                                  << ": cannot create a temporary file in " << dir << ": "
+                                  << OsError(err);
       }
     }
   } catch (...) {
@@ -143,7 +144,7 @@ void AtomicFileStream::WriteAll(const void* ptr, std::size_t size) {
     if (put < 0 && errno == EINTR) continue;
     if (put <= 0) {
       const int err = put < 0 ? errno : ENOSPC;  // write() returning 0 means no room
-      SHADE_THROW_IO << "cannot save to " << path_ << ": write failed: " << OsError(err);
+      SHADE_THROW_IO_ERRNO(err) << "cannot save to " << path_ << ": write failed: " << OsError(err);
     }
     p += put;
     size -= static_cast<std::size_t>(put);
@@ -181,7 +182,7 @@ void AtomicFileStream::Commit() {
     FlushBuffer();
     if (fsync(fd_) != 0) {
       const int err = errno;
-      SHADE_THROW_IO << "cannot save to " << path_ << ": fsync failed: " << OsError(err);
+      SHADE_THROW_IO_ERRNO(err) << "cannot save to " << path_ << ": fsync failed: " << OsError(err);
     }
     if (unnamed_) {
       const std::string proc = "/proc/self/fd/" + std::to_string(fd_);
@@ -191,15 +192,15 @@ void AtomicFileStream::Commit() {
           temp_ = name;
         } else if (errno != EEXIST || attempt >= 100) {
           const int err = errno;
-          SHADE_THROW_IO << "cannot save to " << path_
-                         << ": cannot give the temporary file a name: " << OsError(err);
+          SHADE_THROW_IO_ERRNO(err) << "cannot save to " << path_
+                                    << ": cannot give the temporary file a name: " << OsError(err);
         }
       }
     }
     if (renameat(dir_fd_, temp_.c_str(), dir_fd_, base_.c_str()) != 0) {
       const int err = errno;
-      SHADE_THROW_IO << "cannot save to " << path_
-                     << ": rename over the target failed: " << OsError(err);
+      SHADE_THROW_IO_ERRNO(err) << "cannot save to " << path_
+                                << ": rename over the target failed: " << OsError(err);
     }
   } catch (...) {
     Abandon();
@@ -216,11 +217,14 @@ void AtomicFileStream::Commit() {
   close(dir_fd_);
   dir_fd_ = -1;
   // EINVAL: the filesystem cannot sync a folder (it needs no such sync to keep the rename).
-  SHADE_CHECK_IO(sync_rc == 0 || sync_err == EINVAL)
-      << "saved " << path_ << " but syncing its folder failed (the rename may not survive a "
-      << "crash): " << OsError(sync_err);
-  SHADE_CHECK_IO(close_rc == 0) << "saved " << path_
-                                << " but closing the file failed: " << OsError(close_err);
+  if (sync_rc != 0 && sync_err != EINVAL) {
+    SHADE_THROW_IO_ERRNO(sync_err) << "saved " << path_ << " but syncing its folder failed (the "
+                                   << "rename may not survive a crash): " << OsError(sync_err);
+  }
+  if (close_rc != 0) {
+    SHADE_THROW_IO_ERRNO(close_err)
+        << "saved " << path_ << " but closing the file failed: " << OsError(close_err);
+  }
 }
 
 void WriteFileAtomically(const std::string& path, const std::function<void(Stream*)>& write) {

@@ -119,7 +119,7 @@ std::map<std::string, NDArray> LoadNpz(const std::string& path) {
   std::FILE* fp = std::fopen(path.c_str(), "rb");
   if (fp == nullptr) {
     const int err = errno;
-    SHADE_THROW_IO << path << ": cannot open npz archive: " << std::strerror(err);
+    SHADE_THROW_IO_ERRNO(err) << path << ": cannot open npz archive: " << std::strerror(err);
   }
   zip_error_t zerr;
   zip_error_init(&zerr);

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -258,7 +259,8 @@ TEST(AtomicSave, UnwritablePathsThrowIOErrorNamingPathAndReason) {
     try {
       f.save(missing, a);
       ADD_FAILURE() << "saved into a missing folder";
-    } catch (const shade::IOError& e) {
+    } catch (const io::SystemIOError& e) {  // an IOError carrying errno (Python: its OSError)
+      EXPECT_EQ(e.os_errno(), ENOENT);
       EXPECT_TRUE(Contains(e.what(), missing)) << e.what();
       EXPECT_TRUE(Contains(e.what(), "No such file or directory")) << e.what();
     }
