@@ -60,7 +60,14 @@ ParsedKey ParseKey(py::handle key) {
                !(AsPyArray(h) != nullptr ||
                  (py::hasattr(h, "ndim") && h.attr("ndim").cast<int>() > 0))) {
       item.kind = KeyItem::kInt;
-      item.value = py::reinterpret_steal<py::int_>(PyNumber_Index(h.ptr())).cast<index_t>();
+      try {
+        item.value = ParseIndex(h, "index");
+      } catch (py::error_already_set& e) {
+        // An index beyond int64 is out of bounds of any array: IndexError, as NumPy (the
+        // former cast raised RuntimeError).
+        if (!e.matches(PyExc_OverflowError)) throw;
+        throw py::index_error(std::string(e.what()) + " (out of bounds of any array)");
+      }
     } else {
       item.kind = KeyItem::kArray;
       NDArray a = AsNDArray(h);
@@ -243,6 +250,15 @@ void SetItem(PyArray& self, py::handle key, py::handle value) {
     NDArray view = Index(a, parsed, &is_element);
     py::gil_scoped_release release;
     view.copy_(values);
+    return;
+  }
+  if (a.ndim() == 0) {
+    // No coordinate grid carries the selection of a 0-d array (a[False] = v wrote the element):
+    // only boolean scalars reach here, selecting it once or not at all.
+    const NDArray selected = Index(a, parsed, &is_element);
+    NDArray staged = NDArray::Empty(selected.sizes(), a.type_flag());
+    staged.copy_(values);  // NumPy's broadcast check, also when nothing is selected
+    if (staged.numel() != 0) a.copy_(staged.reshape({}));
     return;
   }
   // Coordinates of the selected elements, one int64 array per dimension, by indexing grids.

@@ -12,6 +12,7 @@
 #include <utility>
 
 #include "shade/io/dlpack.h"
+#include "shade/io/stream.h"
 #include "shade/ndarray/shape_ops.h"
 #include "shade/param/parameter.h"
 #include "shade_py.h"
@@ -173,16 +174,46 @@ py::object DTypeObject(int flag) {
   return cache[flag];
 }
 
+index_t ParseIndex(py::handle h, const char* what) {
+  // PyNumber_Index raises NumPy's TypeError for a non-integer; the overflow check gives an
+  // OverflowError naming the argument where h.cast<index_t>() threw a RuntimeError.
+  PyObject* idx = PyNumber_Index(h.ptr());
+  if (idx == nullptr) throw py::error_already_set();
+  const py::object owned = py::reinterpret_steal<py::object>(idx);
+  int overflow = 0;
+  const long long v = PyLong_AsLongLongAndOverflow(idx, &overflow);
+  if (overflow != 0) {
+    const std::string msg = std::string(what) + " " + py::repr(owned).cast<std::string>() +
+                            " does not fit a 64-bit signed integer";
+    PyErr_SetString(PyExc_OverflowError, msg.c_str());
+    throw py::error_already_set();
+  }
+  if (v == -1 && PyErr_Occurred()) throw py::error_already_set();
+  return static_cast<index_t>(v);
+}
+
+namespace {
+std::vector<index_t> ParseIndexSequence(py::handle h, const char* what) {
+  if (!PySequence_Check(h.ptr()) || PyUnicode_Check(h.ptr()) || PyBytes_Check(h.ptr())) {
+    throw py::type_error(std::string(what) + " must be an integer or a sequence of integers, got " +
+                         py::str(py::type::of(h)).cast<std::string>());
+  }
+  std::vector<index_t> out;
+  for (py::handle item : py::reinterpret_borrow<py::sequence>(h))
+    out.push_back(ParseIndex(item, what));
+  return out;
+}
+}  // namespace
+
 AxisSet ParseAxes(py::handle h) {
   if (h.is_none()) return AxisSet::All();
-  if (py::isinstance<py::int_>(h)) return AxisSet(h.cast<index_t>());
-  return AxisSet(h.cast<std::vector<index_t>>());
+  if (PyIndex_Check(h.ptr())) return AxisSet(ParseIndex(h, "axis"));
+  return AxisSet(ParseIndexSequence(h, "axis"));
 }
 
 std::vector<index_t> ParseShape(py::handle h) {
-  if (PyIndex_Check(h.ptr()))
-    return {py::reinterpret_borrow<py::int_>(PyNumber_Index(h.ptr())).cast<index_t>()};
-  return h.cast<std::vector<index_t>>();
+  if (PyIndex_Check(h.ptr())) return {ParseIndex(h, "shape")};
+  return ParseIndexSequence(h, "shape");
 }
 
 // ------------------------------------------------------------------ buffers in
@@ -572,6 +603,21 @@ PyObject* PythonClassFor(const Error& e) {
   }
   return PyExc_ValueError;  // ValueError, ShapeError, ParamError and the root class
 }
+// A SystemIOError (an IOError with the system's errno) becomes OSError(errno, message), which
+// Python turns into the matching subclass (FileNotFoundError, PermissionError, ...), as NumPy's
+// file functions raise.
+void SetErrorFor(const Error& e) {
+  const auto* sys = dynamic_cast<const io::SystemIOError*>(&e);
+  if (sys != nullptr) {
+    PyObject* args = Py_BuildValue("(is)", sys->os_errno(), e.what());
+    if (args != nullptr) {
+      PyErr_SetObject(PyExc_OSError, args);
+      Py_DECREF(args);
+      return;
+    }
+  }
+  PyErr_SetString(PythonClassFor(e), e.what());
+}
 }  // namespace
 
 void SetPythonError() {
@@ -582,7 +628,7 @@ void SetPythonError() {
   } catch (py::builtin_exception& e) {
     e.set_error();
   } catch (const Error& e) {
-    PyErr_SetString(PythonClassFor(e), e.what());
+    SetErrorFor(e);
   } catch (const std::bad_alloc&) {
     PyErr_NoMemory();
   } catch (const std::exception& e) {
@@ -595,7 +641,7 @@ void RegisterErrorTranslator(py::module_&) {
     try {
       if (p) std::rethrow_exception(p);
     } catch (const Error& e) {
-      PyErr_SetString(PythonClassFor(e), e.what());
+      SetErrorFor(e);
     }
   });
 }

@@ -182,9 +182,12 @@ py::object Reduce(Reduction kind, py::handle a_h, py::handle axis, py::handle dt
 
 py::object ArgReduce(bool is_max, py::handle a_h, py::handle axis, bool keepdims) {
   const NDArray a = AsNDArray(a_h);
+  // Parsed with the GIL held: a failed cast raises a Python error, which needs the GIL (casting
+  // inside WithoutGil crashed the process for axis=()).
+  const bool all = axis.is_none();
+  const index_t ax = all ? 0 : ParseIndex(axis, "axis");
   return ScalarOrArray(WithoutGil([&]() {
-    if (axis.is_none()) return is_max ? argmax(a) : argmin(a);
-    const index_t ax = axis.cast<index_t>();
+    if (all) return is_max ? argmax(a) : argmin(a);
     return is_max ? argmax(a, ax, keepdims) : argmin(a, ax, keepdims);
   }));
 }
@@ -251,8 +254,8 @@ NDArray Arange(py::handle start, py::handle stop, py::handle step, py::handle dt
   const int flag = ParseDType(dtype);
   auto is_int = [](py::handle h) { return PyLong_Check(h.ptr()) != 0; };
   if (is_int(start) && is_int(stop) && is_int(st)) {
-    return detail::ArangeInt(start.cast<std::int64_t>(), stop.cast<std::int64_t>(),
-                             st.cast<std::int64_t>(), flag < 0 ? kInt64 : flag);
+    return detail::ArangeInt(ParseIndex(start, "start"), ParseIndex(stop, "stop"),
+                             ParseIndex(st, "step"), flag < 0 ? kInt64 : flag);
   }
   return detail::ArangeFloat(start.cast<double>(), stop.cast<double>(), st.cast<double>(),
                              flag < 0 ? kFloat64 : flag);
@@ -609,9 +612,9 @@ void BindShapeOps(py::module_& m, py::class_<PyArray>& cls) {
       "roll",
       [](py::handle a, py::handle shift, py::handle axis) {
         const NDArray x = AsNDArray(a);
-        if (axis.is_none()) return Wrap(roll(x, shift.cast<index_t>()));
+        if (axis.is_none()) return Wrap(roll(x, ParseIndex(shift, "shift")));
         if (PyIndex_Check(shift.ptr()) && PyIndex_Check(axis.ptr())) {
-          return Wrap(roll(x, shift.cast<index_t>(), axis.cast<index_t>()));
+          return Wrap(roll(x, ParseIndex(shift, "shift"), ParseIndex(axis, "axis")));
         }
         return Wrap(roll(x, ParseShape(shift), ParseShape(axis)));
       },
@@ -624,17 +627,17 @@ void BindShapeOps(py::module_& m, py::class_<PyArray>& cls) {
       "repeat",
       [](py::handle a, py::handle repeats, py::handle axis) {
         const NDArray x = AsNDArray(a);
-        if (axis.is_none()) return Wrap(repeat(x, repeats.cast<index_t>()));
+        if (axis.is_none()) return Wrap(repeat(x, ParseIndex(repeats, "repeats")));
         if (PyIndex_Check(repeats.ptr()))
-          return Wrap(repeat(x, repeats.cast<index_t>(), axis.cast<index_t>()));
-        return Wrap(repeat(x, ParseShape(repeats), axis.cast<index_t>()));
+          return Wrap(repeat(x, ParseIndex(repeats, "repeats"), ParseIndex(axis, "axis")));
+        return Wrap(repeat(x, ParseShape(repeats), ParseIndex(axis, "axis")));
       },
       py::arg("a"), py::arg("repeats"), py::arg("axis") = py::none());
   m.def(
       "take",
       [](py::handle a, py::handle indices, py::handle axis) {
         const NDArray x = AsNDArray(a), i = AsNDArray(indices);
-        return Wrap(axis.is_none() ? take(x, i) : take(x, i, axis.cast<index_t>()));
+        return Wrap(axis.is_none() ? take(x, i) : take(x, i, ParseIndex(axis, "axis")));
       },
       py::arg("a"), py::arg("indices"), py::arg("axis") = py::none());
   m.def(
@@ -723,7 +726,7 @@ void BindCreation(py::module_& m) {
       "eye",
       [](index_t n, py::handle m_arg, index_t k, py::handle dtype) {
         return Wrap(
-            eye(n, m_arg.is_none() ? -1 : m_arg.cast<index_t>(), k, DTypeOr(dtype, kFloat64)));
+            eye(n, m_arg.is_none() ? -1 : ParseIndex(m_arg, "M"), k, DTypeOr(dtype, kFloat64)));
       },
       py::arg("N"), py::arg("M") = py::none(), py::arg("k") = 0, py::arg("dtype") = py::none());
   m.def(

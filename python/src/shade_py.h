@@ -96,6 +96,9 @@ NDArray AsNDArray(py::handle h);
 int ParseDType(py::handle h);
 /*! \brief The Python dtype object of a flag (numpy.dtype, or shade.bfloat16). */
 py::object DTypeObject(int flag);
+/*! \brief An integer argument (anything with __index__): TypeError for another type,
+ *  OverflowError naming `what` when it does not fit int64. Needs the GIL. */
+index_t ParseIndex(py::handle h, const char* what);
 /*! \brief Axis argument: None (all), an int or a sequence of ints. */
 AxisSet ParseAxes(py::handle h);
 /*! \brief Shape argument: an int or a sequence of ints. */

@@ -7,6 +7,7 @@
 #include "shade/base/checked.h"
 #include "shade/base/device.h"
 #include "shade/base/error.h"
+#include "shade/io/atomic_file.h"
 #include "shade/io/npy.h"
 
 namespace shade {
@@ -123,9 +124,9 @@ void SaveNDArray(Stream* strm, const NDArray& array) {
 }
 
 void SaveNDArray(const std::string& path, const NDArray& array) {
-  FileStream f(path, "wb");
+  AtomicFileStream f(path);
   SaveNDArray(&f, array);
-  f.Close();
+  f.Commit();
 }
 
 NDArray LoadNDArray(Stream* strm) {

@@ -12,6 +12,7 @@
 #include "shade/base/checked.h"
 #include "shade/base/device.h"
 #include "shade/base/error.h"
+#include "shade/io/atomic_file.h"
 #include "shade/io/ndarray_io.h"
 
 static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__,
@@ -831,9 +832,9 @@ void SaveNpy(Stream* strm, const NDArray& array, const NpyWriteOptions& opts) {
 }
 
 void SaveNpy(const std::string& path, const NDArray& array, const NpyWriteOptions& opts) {
-  FileStream f(path, "wb");
+  AtomicFileStream f(path);
   SaveNpy(&f, array, opts);
-  f.Close();
+  f.Commit();
 }
 
 }  // namespace io

@@ -4,10 +4,13 @@
 
 #include <zip.h>
 
+#include <cerrno>
+#include <cstdio>
 #include <cstring>
 #include <memory>
 
 #include "shade/base/error.h"
+#include "shade/io/atomic_file.h"
 #include "shade/io/stream.h"
 
 namespace shade {
@@ -20,14 +23,6 @@ namespace {
 constexpr std::uint64_t kMaxDeflateRatio = 1032;
 
 const char kNpySuffix[] = ".npy";
-
-std::string ZipErrorString(int code) {
-  zip_error_t err;
-  zip_error_init_with_code(&err, code);
-  std::string s = zip_error_strerror(&err);
-  zip_error_fini(&err);
-  return s;
-}
 
 // A read stream over one opened member; the member's declared size bounds BytesLeft.
 class ZipMemberStream : public Stream {
@@ -67,6 +62,10 @@ class ZipMemberStream : public Stream {
 
 struct ZipCloser {
   void operator()(zip_t* z) const { zip_discard(z); }
+};
+
+struct SourceFreer {
+  void operator()(zip_source_t* s) const { zip_source_free(s); }
 };
 
 std::map<std::string, NDArray> ReadArchive(zip_t* raw, const std::string& archive) {
@@ -114,10 +113,31 @@ std::map<std::string, NDArray> ReadArchive(zip_t* raw, const std::string& archiv
 }  // namespace
 
 std::map<std::string, NDArray> LoadNpz(const std::string& path) {
-  int err = 0;
-  zip_t* za = zip_open(path.c_str(), ZIP_RDONLY | ZIP_CHECKCONS, &err);
-  if (za == nullptr)
-    SHADE_THROW_IO << path << ": cannot open as an npz (zip) archive: " << ZipErrorString(err);
+  // Open the file once and let libzip size it with fstat: zip_open(path) stats the *name* and
+  // opens it later, so an archive atomically replaced in between by one of another size was
+  // read with the old size ("Not a zip archive").
+  std::FILE* fp = std::fopen(path.c_str(), "rb");
+  if (fp == nullptr) {
+    const int err = errno;
+    SHADE_THROW_IO_ERRNO(err) << path << ": cannot open npz archive: " << std::strerror(err);
+  }
+  zip_error_t zerr;
+  zip_error_init(&zerr);
+  zip_source_t* src = zip_source_filep_create(fp, 0, -1, &zerr);
+  if (src == nullptr) {
+    std::fclose(fp);
+    const std::string msg = zip_error_strerror(&zerr);
+    zip_error_fini(&zerr);
+    SHADE_THROW_IO << path << ": cannot open npz archive: " << msg;
+  }
+  zip_t* za = zip_open_from_source(src, ZIP_RDONLY | ZIP_CHECKCONS, &zerr);
+  if (za == nullptr) {
+    zip_source_free(src);  // closes fp
+    const std::string msg = zip_error_strerror(&zerr);
+    zip_error_fini(&zerr);
+    SHADE_THROW_IO << path << ": cannot open as an npz (zip) archive: " << msg;
+  }
+  zip_error_fini(&zerr);
   return ReadArchive(za, path);
 }
 
@@ -157,10 +177,30 @@ void SaveNpz(const std::string& path, const NamedArrays& arrays, bool compress) 
     SaveNpy(&ms, arrays[i].second);
     images.push_back(ms.buffer());
   }
-  int err = 0;
-  zip_t* raw = zip_open(path.c_str(), ZIP_CREATE | ZIP_TRUNCATE, &err);
-  if (raw == nullptr)
-    SHADE_THROW_IO << path << ": cannot create npz archive: " << ZipErrorString(err);
+  // libzip writes the archive into a memory source (its own file output would bypass the
+  // atomic writer: it neither fsyncs nor reports where it left its temporary), which is then
+  // copied to the atomic stream. Creating the temporary first makes an unwritable folder fail
+  // before any compression work.
+  AtomicFileStream out(path);
+  zip_error_t zerr;
+  zip_error_init(&zerr);
+  zip_source_t* buffer = zip_source_buffer_create(nullptr, 0, 0, &zerr);
+  if (buffer == nullptr) {
+    const std::string msg = zip_error_strerror(&zerr);
+    zip_error_fini(&zerr);
+    SHADE_THROW_IO << path << ": cannot create the npz archive in memory: " << msg;
+  }
+  // Keep a reference of our own: zip_close releases the archive's, and the bytes are read after.
+  zip_source_keep(buffer);
+  std::unique_ptr<zip_source_t, SourceFreer> keep(buffer);
+  zip_t* raw = zip_open_from_source(buffer, ZIP_TRUNCATE, &zerr);
+  if (raw == nullptr) {
+    zip_source_free(buffer);  // the reference the archive would have taken
+    const std::string msg = zip_error_strerror(&zerr);
+    zip_error_fini(&zerr);
+    SHADE_THROW_IO << path << ": cannot create npz archive: " << msg;
+  }
+  zip_error_fini(&zerr);
   std::unique_ptr<zip_t, ZipCloser> za(raw);
   for (std::size_t i = 0; i < arrays.size(); ++i) {
     const std::string member = arrays[i].first + kNpySuffix;
@@ -185,6 +225,24 @@ void SaveNpz(const std::string& path, const NamedArrays& arrays, bool compress) 
     zip_discard(z);
     SHADE_THROW_IO << path << ": writing the npz archive failed: " << msg;
   }
+  std::vector<std::string>().swap(images);  // the archive holds them now
+  if (zip_source_open(buffer) != 0) {
+    SHADE_THROW_IO << path << ": cannot read the npz archive back from memory: "
+                   << zip_error_strerror(zip_source_error(buffer));
+  }
+  std::vector<char> chunk(std::size_t(1) << 20);
+  for (;;) {
+    const zip_int64_t got = zip_source_read(buffer, chunk.data(), chunk.size());
+    if (got < 0) {
+      const std::string msg = zip_error_strerror(zip_source_error(buffer));
+      zip_source_close(buffer);
+      SHADE_THROW_IO << path << ": cannot read the npz archive back from memory: " << msg;
+    }
+    if (got == 0) break;
+    out.Write(chunk.data(), static_cast<std::size_t>(got));
+  }
+  zip_source_close(buffer);
+  out.Commit();
 }
 
 }  // namespace io

@@ -12,6 +12,14 @@
 namespace shade {
 namespace io {
 
+SystemIOError::SystemIOError(const std::string& what, int os_errno)
+    : IOError(what), os_errno_(os_errno) {}
+SystemIOError::~SystemIOError() = default;
+
+void detail::SystemIOErrorThrower::operator&(const ::shade::detail::ErrorMessage& msg) const {
+  throw SystemIOError(msg.str(), os_errno);
+}
+
 namespace {
 const std::string& MemoryName() {
   static const std::string name = "<memory>";
@@ -33,8 +41,8 @@ FileStream::FileStream(const std::string& path, const char* mode) : path_(path) 
   fp_ = std::fopen(path.c_str(), m.c_str());
   if (fp_ == nullptr) {
     const int err = errno;
-    SHADE_THROW_IO << "FileStream: cannot open " << path << " with mode \"" << mode
-                   << "\": " << std::strerror(err);
+    SHADE_THROW_IO_ERRNO(err) << "FileStream: cannot open " << path << " with mode \"" << mode
+                              << "\": " << std::strerror(err);
   }
   writable_ = mode[0] != 'r' || m.find('+') != std::string::npos;
 }

@@ -173,9 +173,11 @@ NDArray eye(index_t n, index_t m, index_t k, int dtype) {
   if (m < 0) m = n;
   SHADE_CHECK_SHAPE_GE(n, 0) << "eye: negative dimensions are not allowed (N=" << n << ")";
   NDArray out = zeros({n, m}, dtype);
-  for (index_t i = 0; i < n; ++i) {
-    const index_t j = i + k;
-    if (j >= 0 && j < m) out.set({i, j}, 1.0);
+  // Only the rows the diagonal crosses: a loop over all n rows hung for eye(2**62, 0).
+  // Written so that no i + k is formed out of range (k may be any int64).
+  for (index_t i = k < 0 ? (k < -n ? n : -k) : 0; i < n; ++i) {
+    if (k >= m - i) break;  // column i + k would be past the last
+    out.set({i, i + k}, 1.0);
   }
   return out;
 }

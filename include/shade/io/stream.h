@@ -15,8 +15,34 @@
 #include <cstdio>
 #include <string>
 
+#include "shade/base/error.h"
+
 namespace shade {
 namespace io {
+
+/*!
+ * \brief An IOError from a failed system call, with its `errno`: Python raises the matching
+ *  OSError subclass (FileNotFoundError, PermissionError, ...) for it, as NumPy's file functions.
+ */
+class SystemIOError : public IOError {
+ public:
+  /*! \brief With the complete message and the system's error number. */
+  SystemIOError(const std::string& what, int os_errno);
+  ~SystemIOError() override;
+  /*! \brief The errno of the failed call. */
+  int os_errno() const { return os_errno_; }
+
+ private:
+  int os_errno_;
+};
+
+namespace detail {
+/*! \brief `SystemIOErrorThrower{err} & msg` throws SystemIOError(msg, err). */
+struct SystemIOErrorThrower {
+  int os_errno;
+  [[noreturn]] void operator&(const ::shade::detail::ErrorMessage& msg) const;
+};
+}  // namespace detail
 
 /*! \brief Abstract byte stream (dmlc-core's Stream interface). */
 class Stream {
@@ -115,5 +141,9 @@ class MemoryViewStream : public Stream {
 
 }  // namespace io
 }  // namespace shade
+
+/*! \brief Throws shade::io::SystemIOError carrying `err` (an errno value) and the streamed text. */
+#define SHADE_THROW_IO_ERRNO(err) \
+  ::shade::io::detail::SystemIOErrorThrower{err} & ::shade::detail::ErrorMessage(__FILE__, __LINE__)
 
 #endif  // SHADE_IO_STREAM_H_
