@@ -1,0 +1,325 @@
+// Order statistics (ndarray/statistics.h): each reduced lane is copied once as order keys
+// (sortstats_internal.h) and the needed order statistics are selected with nth_element; NaN is
+// the largest key, so a lane holding one is recognised by its largest element.
+#include "shade/ndarray/statistics.h"
+
+#include <algorithm>
+#include <cmath>
+#include <vector>
+
+#include "shade/backend/cpu/parallel.h"
+#include "shade/ndarray/ops.h"
+#include "shade/ndarray/promotion.h"
+#include "shade/ndarray/shape_ops.h"
+#include "sortstats_internal.h"
+
+namespace shade {
+namespace {
+
+using sortstats::FromKey;
+using sortstats::KeyType;
+using sortstats::ToDouble;
+using sortstats::ToKey;
+
+enum class QMethod {
+  kInvertedCdf,
+  kAveragedInvertedCdf,
+  kClosestObservation,
+  kInterpolatedInvertedCdf,
+  kHazen,
+  kWeibull,
+  kLinear,
+  kMedianUnbiased,
+  kNormalUnbiased,
+  kLower,
+  kHigher,
+  kMidpoint,
+  kNearest,
+};
+
+QMethod ParseMethod(const std::string& m) {
+  static const char* const kNames[] = {"inverted_cdf",
+                                       "averaged_inverted_cdf",
+                                       "closest_observation",
+                                       "interpolated_inverted_cdf",
+                                       "hazen",
+                                       "weibull",
+                                       "linear",
+                                       "median_unbiased",
+                                       "normal_unbiased",
+                                       "lower",
+                                       "higher",
+                                       "midpoint",
+                                       "nearest"};
+  for (int i = 0; i < 13; ++i) {
+    if (m == kNames[i]) return static_cast<QMethod>(i);
+  }
+  std::string all;
+  for (const char* n : kNames) all += std::string(all.empty() ? "" : ", ") + "'" + n + "'";
+  SHADE_CHECK(false) << "'" << m << "' is not a valid method. Use one of: " << all;
+  return QMethod::kLinear;
+}
+
+bool IsDiscrete(QMethod m) {
+  return m == QMethod::kInvertedCdf || m == QMethod::kClosestObservation ||
+         m == QMethod::kLower || m == QMethod::kHigher || m == QMethod::kNearest;
+}
+
+// Hyndman & Fan's virtual index n*q + alpha + q*(1 - alpha - beta) - 1.
+double VirtualIndex(double n, double q, double alpha, double beta) {
+  return n * q + (alpha + q * (1 - alpha - beta)) - 1;
+}
+
+// The two neighbouring order statistics (prev, next) of a quantile and the weight of next, as
+// NumPy's _quantile chooses them for lanes of n elements (indices clamped to [0, n-1]).
+struct Pick {
+  index_t prev, next;
+  double gamma;
+};
+
+// NumPy's rounding of a virtual index to a boundary: floor(index), or floor(index) + 1 unless
+// the condition holds; clamped at 0.
+index_t DiscreteBoundary(double index, bool odd_rule) {
+  const double prev = std::floor(index);
+  const double gamma = index - prev;
+  bool take_prev = gamma == 0;
+  if (odd_rule) take_prev = take_prev && std::fmod(prev, 2.0) == 0;
+  index_t r = static_cast<index_t>(take_prev ? prev : prev + 1);
+  return r < 0 ? 0 : r;
+}
+
+Pick PickFor(QMethod m, index_t n_i, double q) {
+  const double n = static_cast<double>(n_i);
+  Pick p{0, 0, 0.0};
+  if (IsDiscrete(m)) {
+    index_t i = 0;
+    switch (m) {
+      case QMethod::kInvertedCdf:
+        i = DiscreteBoundary(n * q - 1, false);
+        break;
+      case QMethod::kClosestObservation:
+        i = DiscreteBoundary(n * q - 1 - 0.5, true);
+        break;
+      case QMethod::kLower:
+        i = static_cast<index_t>(std::floor((n - 1) * q));
+        break;
+      case QMethod::kHigher:
+        i = static_cast<index_t>(std::ceil((n - 1) * q));
+        break;
+      default:  // nearest: NumPy's around, halves to even
+        i = static_cast<index_t>(std::nearbyint((n - 1) * q));
+        break;
+    }
+    i = std::min(std::max<index_t>(i, 0), n_i - 1);
+    p.prev = p.next = i;
+    return p;
+  }
+  double v = 0;
+  switch (m) {
+    case QMethod::kAveragedInvertedCdf:
+      v = n * q - 1;
+      break;
+    case QMethod::kInterpolatedInvertedCdf:
+      v = VirtualIndex(n, q, 0, 1);
+      break;
+    case QMethod::kHazen:
+      v = VirtualIndex(n, q, 0.5, 0.5);
+      break;
+    case QMethod::kWeibull:
+      v = VirtualIndex(n, q, 0, 0);
+      break;
+    case QMethod::kMedianUnbiased:
+      v = VirtualIndex(n, q, 1 / 3.0, 1 / 3.0);
+      break;
+    case QMethod::kNormalUnbiased:
+      v = VirtualIndex(n, q, 3 / 8.0, 3 / 8.0);
+      break;
+    case QMethod::kMidpoint:
+      v = 0.5 * (std::floor((n - 1) * q) + std::ceil((n - 1) * q));
+      break;
+    default:  // linear
+      v = (n - 1) * q;
+      break;
+  }
+  const double prev = std::floor(v);
+  double gamma = v - prev;
+  if (m == QMethod::kAveragedInvertedCdf) gamma = gamma == 0 ? 0.5 : 1.0;
+  if (m == QMethod::kMidpoint) gamma = std::fmod(v, 1.0) == 0 ? 0.0 : 0.5;
+  if (v >= n - 1) {
+    p.prev = p.next = n_i - 1;
+  } else if (v < 0) {
+    p.prev = p.next = 0;
+  } else {
+    p.prev = static_cast<index_t>(prev);
+    p.next = p.prev + 1;
+  }
+  p.gamma = gamma;
+  return p;
+}
+
+// NumPy's _lerp: a + (b-a)*t, or b - (b-a)*(1-t) from t >= 0.5 (exact at both ends).
+double Lerp(double a, double b, double t) {
+  const double d = b - a;
+  return t >= 0.5 ? b - d * (1 - t) : a + d * t;
+}
+
+// Selects the order statistics `want` (sorted ascending, unique) of a lane of keys in place.
+template <typename U>
+void SelectKeys(U* k, index_t n, const std::vector<index_t>& want) {
+  index_t lo = 0;
+  for (index_t w : want) {
+    if (w < lo) continue;
+    std::nth_element(k + lo, k + w, k + n);
+    lo = w + 1;
+  }
+}
+
+NDArray ReshapeKeep(NDArray r, const std::vector<index_t>& lead, const sortstats::Lanes& l,
+                    bool keepdims) {
+  std::vector<index_t> shape = lead;
+  const auto& tail = keepdims ? l.keep1 : l.kept;
+  shape.insert(shape.end(), tail.begin(), tail.end());
+  return r.reshape(shape);
+}
+
+}  // namespace
+
+NDArray quantile(const NDArray& a, const NDArray& q, const AxisSet& axes,
+                 const std::string& method, bool keepdims) {
+  sortstats::CheckInput(q, "quantile");
+  const QMethod m = ParseMethod(method);
+  const NDArray qd = astype(q, kFloat64).contiguous();
+  const double* qp = qd.data<double>();
+  for (index_t i = 0; i < qd.numel(); ++i) {
+    SHADE_CHECK(qp[i] >= 0 && qp[i] <= 1) << "Quantiles must be in the range [0, 1]";
+  }
+  sortstats::Lanes l = sortstats::MakeLanes(a, axes, "quantile");
+  SHADE_CHECK_TYPE(IsDiscrete(m) || a.type_flag() != kBool)
+      << "numpy boolean subtract, the `-` operator, is not supported, use the bitwise_xor, the "
+         "`^` operator, or the logical_xor function instead.";
+  SHADE_CHECK_INDEX(l.n > 0 || l.lanes == 0) << "cannot do a non-empty take from an empty axes.";
+  const index_t nq = qd.numel();
+  const int out_flag = IsDiscrete(m) ? a.type_flag() : kFloat64;
+  NDArray out = NDArray::Empty({nq, l.lanes}, out_flag);
+  if (l.lanes > 0 && nq > 0) {
+    std::vector<Pick> picks(nq);
+    std::vector<index_t> want;
+    for (index_t i = 0; i < nq; ++i) {
+      picks[i] = PickFor(m, l.n, qp[i]);
+      want.push_back(picks[i].prev);
+      want.push_back(picks[i].next);
+    }
+    want.push_back(l.n - 1);  // the largest: NaN when the lane holds one
+    std::sort(want.begin(), want.end());
+    want.erase(std::unique(want.begin(), want.end()), want.end());
+    DispatchDType(a.type_flag(), [&](auto tag) {
+      using T = typename decltype(tag)::type;
+      using U = KeyType<T>;
+      T* data = l.data.data<T>();
+      ParallelFor(0, l.lanes, sortstats::LaneGrain(l.n), [&](index_t b, index_t e) {
+        std::vector<U> k(l.n);
+        for (index_t lane = b; lane < e; ++lane) {
+          const T* x = data + lane * l.n;
+          for (index_t i = 0; i < l.n; ++i) k[i] = ToKey(x[i], false);
+          SelectKeys(k.data(), l.n, want);
+          const bool has_nan = sortstats::IsNan(FromKey<T>(k[l.n - 1]));
+          for (index_t i = 0; i < nq; ++i) {
+            const Pick& p = picks[i];
+            if (IsDiscrete(m)) {
+              out.data<T>()[i * l.lanes + lane] =
+                  has_nan ? FromKey<T>(k[l.n - 1]) : FromKey<T>(k[p.prev]);
+            } else {
+              out.data<double>()[i * l.lanes + lane] =
+                  has_nan ? NAN
+                          : Lerp(ToDouble(FromKey<T>(k[p.prev])), ToDouble(FromKey<T>(k[p.next])),
+                                 p.gamma);
+            }
+          }
+        }
+      });
+    });
+  }
+  return ReshapeKeep(out, q.sizes().vec(), l, keepdims);
+}
+
+NDArray percentile(const NDArray& a, const NDArray& q, const AxisSet& axes,
+                   const std::string& method, bool keepdims) {
+  sortstats::CheckInput(q, "percentile");
+  const NDArray qd = astype(q, kFloat64).contiguous();
+  for (index_t i = 0; i < qd.numel(); ++i) {
+    const double v = qd.data<double>()[i];
+    SHADE_CHECK(v >= 0 && v <= 100) << "Percentiles must be in the range [0, 100]";
+  }
+  return quantile(a, NDArray(true_divide(qd, 100.0)), axes, method, keepdims);
+}
+
+NDArray median(const NDArray& a, const AxisSet& axes, bool keepdims) {
+  sortstats::Lanes l = sortstats::MakeLanes(a, axes, "median");
+  const int out_flag = MeanResultType(a.type_flag());
+  NDArray out = NDArray::Empty({l.lanes}, out_flag);
+  DispatchDType(a.type_flag(), [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    using U = KeyType<T>;
+    T* data = l.data.data<T>();
+    const index_t n = l.n;
+    std::vector<index_t> want;
+    if (n > 0) want = n % 2 ? std::vector<index_t>{n / 2, n - 1}
+                            : std::vector<index_t>{n / 2 - 1, n / 2, n - 1};
+    ParallelFor(0, l.lanes, sortstats::LaneGrain(n), [&](index_t b, index_t e) {
+      std::vector<U> k(n);
+      for (index_t lane = b; lane < e; ++lane) {
+        double r = NAN;
+        if (n > 0) {
+          const T* x = data + lane * n;
+          for (index_t i = 0; i < n; ++i) k[i] = ToKey(x[i], false);
+          SelectKeys(k.data(), n, want);
+          if (!sortstats::IsNan(FromKey<T>(k[n - 1]))) {
+            const double hi = ToDouble(FromKey<T>(k[n / 2]));
+            // The mean of the middle two, as NumPy (a float16 mean rounds once).
+            r = n % 2 ? hi : (ToDouble(FromKey<T>(k[n / 2 - 1])) + hi) / 2;
+          }
+        }
+        DispatchDType(out_flag, [&](auto otag) {
+          using O = typename decltype(otag)::type;
+          if constexpr (kIsFloating<O>) out.data<O>()[lane] = sortstats::FromDouble<O>(r);
+        });
+      }
+    });
+  });
+  return ReshapeKeep(out, {}, l, keepdims);
+}
+
+NDArray ptp(const NDArray& a, const AxisSet& axes, bool keepdims) {
+  sortstats::CheckInput(a, "ptp");
+  return NDArray(subtract(max(a, axes, keepdims), min(a, axes, keepdims)));
+}
+
+NDArray average(const NDArray& a, const AxisSet& axes, const NDArray& weights, bool keepdims) {
+  sortstats::CheckInput(a, "average");
+  if (!weights.defined()) return mean(a, axes, keepdims);
+  sortstats::CheckInput(weights, "average");
+  NDArray w = weights;
+  if (w.sizes() != a.sizes()) {
+    SHADE_CHECK_TYPE(!axes.all()) << "Axis must be specified when shapes of a and weights differ.";
+    SHADE_CHECK_TYPE(w.ndim() == 1) << "1D weights expected when shapes of a and weights differ.";
+    SHADE_CHECK_TYPE(axes.axes().size() == 1)
+        << "1D weights expected when shapes of a and weights differ.";
+    const int ax = sortstats::NormalizeAxis(axes.axes()[0], a, "average");
+    SHADE_CHECK_SHAPE(w.size(0) == a.size(ax))
+        << "Length of weights not compatible with specified axis.";
+    std::vector<index_t> shape(a.ndim(), 1);
+    shape[ax] = w.size(0);
+    w = w.reshape(shape).expand(a.sizes());
+  }
+  const DTypeKind ka = KindOf(a.type_flag());
+  int rt = PromoteTypes(a.type_flag(), w.type_flag());
+  if (ka != DTypeKind::kFloat) rt = PromoteTypes(rt, kFloat64);
+  const NDArray wc = astype(w, rt);
+  const NDArray scl = sum(wc, axes, keepdims);
+  const NDArray num = sum(NDArray(multiply(astype(a, rt), wc)), axes, keepdims);
+  const NDArray zero = NDArray(equal(scl, 0.0));
+  SHADE_CHECK(!item<bool>(any(zero))) << "Weights sum to zero, can't be normalized";
+  return NDArray(true_divide(num, scl));
+}
+
+}  // namespace shade
