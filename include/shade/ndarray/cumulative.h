@@ -1,0 +1,44 @@
+/*!
+ * \file cumulative.h
+ * \brief Cumulative operations and differences with NumPy 1.24's semantics: cumsum, cumprod,
+ *  diff, ediff1d.
+ *
+ * `axis` = std::nullopt is NumPy's axis=None (the flattened array). Accumulations run in the
+ * result dtype, element after element as NumPy's accumulate does (float16 rounds each step):
+ * by default sum's dtype (int64 for bool and signed integers, uint64 for unsigned, floats keep
+ * theirs); integers wrap on overflow.
+ */
+#ifndef SHADE_NDARRAY_CUMULATIVE_H_
+#define SHADE_NDARRAY_CUMULATIVE_H_
+
+#include <optional>
+
+#include "shade/base/index.h"
+#include "shade/ndarray/ndarray.h"
+
+namespace shade {
+
+/*! \brief Running sum along `axis` (np.cumsum); `dtype` -1 picks sum's result dtype. */
+NDArray cumsum(const NDArray& a, std::optional<index_t> axis = std::nullopt, int dtype = -1);
+
+/*! \brief Running product along `axis` (np.cumprod); `dtype` -1 picks prod's result dtype. */
+NDArray cumprod(const NDArray& a, std::optional<index_t> axis = std::nullopt, int dtype = -1);
+
+/*!
+ * \brief n-th discrete difference along `axis` (np.diff): a[1:] - a[:-1] applied n times
+ *  (not_equal for bool). `prepend` / `append` (optional) are joined along the axis first; a
+ *  rank-0 one is broadcast to a slab of size 1. n < 0 or a rank-0 `a`: ValueError.
+ */
+NDArray diff(const NDArray& a, index_t n = 1, index_t axis = -1,
+             const NDArray& prepend = NDArray(), const NDArray& append = NDArray());
+
+/*!
+ * \brief Differences of the flattened array with optional values before and after
+ *  (np.ediff1d); in a's dtype (the extra values must cast to it under same_kind: TypeError).
+ */
+NDArray ediff1d(const NDArray& ary, const NDArray& to_end = NDArray(),
+                const NDArray& to_begin = NDArray());
+
+}  // namespace shade
+
+#endif  // SHADE_NDARRAY_CUMULATIVE_H_
