@@ -819,6 +819,7 @@ PYBIND11_MODULE(_shade, m) {
   BindShapeOps(m, cls);
   BindCreation(m);
   BindIO(m);
+  BindSortStats(m, cls);
   m.def(
       "set_num_threads", [](int n) { SetNumThreads(n); }, py::arg("n"),
       "Threads the kernels use (>= 1).");

@@ -111,6 +111,8 @@ void SetPythonError();
 
 /*! \brief Binds buffer protocol, __dlpack__, from_dlpack, asarray, array (interop.cc). */
 void BindInterop(py::module_& m, py::class_<PyArray>& cls);
+/*! \brief Binds sorting, searching, sets, counting, cumulative and statistics (np_sortstats.cc). */
+void BindSortStats(py::module_& m, py::class_<PyArray>& cls);
 /*! \brief Binds __getitem__ / __setitem__ (indexing.cc). */
 void BindIndexing(py::class_<PyArray>& cls);
 /*! \brief `a[key]`. */

@@ -65,6 +65,35 @@ NDArray Flat(const NDArray& a, bool copy) {
   return out;
 }
 
+Lanes MakeLanes(const NDArray& a, const AxisSet& axes, const char* op) {
+  CheckInput(a, op);
+  const std::vector<bool> mask = axes.Mask(a.sizes(), op);
+  Lanes l;
+  std::vector<index_t> perm;
+  l.n = 1;
+  for (int d = 0; d < a.ndim(); ++d) {
+    if (!mask[d]) {
+      perm.push_back(d);
+      l.kept.push_back(a.size(d));
+      l.keep1.push_back(a.size(d));
+    } else {
+      l.keep1.push_back(1);
+    }
+  }
+  for (int d = 0; d < a.ndim(); ++d) {
+    if (mask[d]) {
+      perm.push_back(d);
+      l.n *= a.size(d);
+    }
+  }
+  const NDArray x = a.permute(perm);
+  l.data = NDArray::Empty(x.sizes(), a.dtype());
+  l.data.copy_(x);
+  l.lanes = 1;
+  for (index_t k : l.kept) l.lanes *= k;
+  return l;
+}
+
 index_t LaneGrain(index_t n) { return std::max<index_t>(1, kMapGrain / std::max<index_t>(n, 1)); }
 
 }  // namespace sortstats
