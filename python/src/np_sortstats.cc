@@ -40,14 +40,15 @@ std::optional<index_t> OptAxis(py::handle axis) {
   return axis.cast<index_t>();
 }
 
-std::string Kind(py::handle kind) { return kind.is_none() ? "quicksort" : kind.cast<std::string>(); }
+std::string Kind(py::handle kind) {
+  return kind.is_none() ? "quicksort" : kind.cast<std::string>();
+}
 
 void NoOrder(py::handle order) {
   if (!order.is_none()) throw py::value_error("Cannot specify order when the array has no fields.");
 }
 
 std::vector<index_t> Kth(py::handle kth) {
-  if (PyIndex_Check(kth.ptr())) return {kth.cast<index_t>()};
   const NDArray k = AsNDArray(kth);
   if (KindOf(k.type_flag()) == DTypeKind::kFloat || KindOf(k.type_flag()) == DTypeKind::kBool)
     throw py::type_error("Partition index must be integer");
@@ -55,7 +56,9 @@ std::vector<index_t> Kth(py::handle kth) {
   return std::vector<index_t>(k64.data<std::int64_t>(), k64.data<std::int64_t>() + k64.numel());
 }
 
-NDArray OptArray(py::handle h) { return h.is_none() ? NDArray() : AsNDArray(h); }
+NDArray OptArray(py::handle h) {
+  return h.is_none() ? NDArray() : AsNDArray(h);
+}
 
 // Writes `r` into `out` when given (NumPy's out=) and returns it; else wraps r.
 py::object Finish(NDArray r, py::handle out, bool scalar) {
@@ -64,8 +67,7 @@ py::object Finish(NDArray r, py::handle out, bool scalar) {
   if (target == nullptr) throw py::type_error("out= must be a shade.ndarray");
   EvaluateAllPending();
   const NDArray& o = target->Get();
-  if (o.sizes() != r.sizes())
-    throw py::value_error("out= has the wrong shape for the result");
+  if (o.sizes() != r.sizes()) throw py::value_error("out= has the wrong shape for the result");
   o.copy_(r);
   return py::reinterpret_borrow<py::object>(out);
 }
@@ -193,8 +195,9 @@ void BindSortStats(py::module_& m, py::class_<PyArray>& cls) {
       py::arg("order") = py::none(), "Indices that partition an array.");
   cls.def(
       "argpartition",
-      [](py::handle self, py::handle kth, py::handle axis, const std::string&,
-         py::handle order) { return Partition(true, self, kth, axis, order); },
+      [](py::handle self, py::handle kth, py::handle axis, const std::string&, py::handle order) {
+        return Partition(true, self, kth, axis, order);
+      },
       py::arg("kth"), py::arg("axis") = -1, py::arg("kind") = "introselect",
       py::arg("order") = py::none(), "Indices that partition the array.");
   m.def("searchsorted", &SearchSorted, py::arg("a"), py::arg("v"), py::arg("side") = "left",
@@ -249,8 +252,8 @@ void BindSortStats(py::module_& m, py::class_<PyArray>& cls) {
   // ---------------------------------------------------------------- sets
   m.def(
       "unique",
-      [](py::handle ar, bool return_index, bool return_inverse, bool return_counts,
-         py::handle axis, bool equal_nan) -> py::object {
+      [](py::handle ar, bool return_index, bool return_inverse, bool return_counts, py::handle axis,
+         bool equal_nan) -> py::object {
         const NDArray x = AsNDArray(ar);
         const auto ax = OptAxis(axis);
         UniqueResult r = NoGil([&]() {
@@ -291,7 +294,8 @@ void BindSortStats(py::module_& m, py::class_<PyArray>& cls) {
       py::arg("ar1"), py::arg("ar2"), py::arg("assume_unique") = false,
       py::arg("return_indices") = false, "Sorted unique values in both arrays.");
   m.def(
-      "union1d", [](py::handle a, py::handle b) { return Wrap(union1d(AsNDArray(a), AsNDArray(b))); },
+      "union1d",
+      [](py::handle a, py::handle b) { return Wrap(union1d(AsNDArray(a), AsNDArray(b))); },
       py::arg("ar1"), py::arg("ar2"), "Sorted unique values in either array.");
   m.def(
       "setdiff1d",
@@ -326,20 +330,21 @@ void BindSortStats(py::module_& m, py::class_<PyArray>& cls) {
       "Indices of the bins each value falls in.");
   m.def(
       "histogram",
-      [](py::handle a, py::handle bins, py::handle range, py::handle weights,
-         py::handle density) {
+      [](py::handle a, py::handle bins, py::handle range, py::handle weights, py::handle density) {
         const NDArray x = AsNDArray(a), w = OptArray(weights);
         const bool dens = !density.is_none() && density.cast<bool>();
         if (py::isinstance<py::str>(bins))
           throw py::type_error("histogram: bin estimators by name are not supported");
         HistogramResult r;
-        if (PyIndex_Check(bins.ptr())) {
+        const NDArray b = AsNDArray(bins);
+        if (b.ndim() == 0) {
+          if (KindOf(b.type_flag()) == DTypeKind::kFloat)
+            throw py::type_error("`bins` must be an integer, a string, or an array");
           std::optional<std::pair<double, double>> rg;
           if (!range.is_none()) rg = range.cast<std::pair<double, double>>();
-          const index_t nb = bins.cast<index_t>();
+          const index_t nb = item<std::int64_t>(b);
           r = NoGil([&]() { return histogram(x, nb, rg, w, dens); });
         } else {
-          const NDArray b = AsNDArray(bins);
           r = NoGil([&]() { return histogram(x, b, w, dens); });
         }
         return py::make_tuple(Wrap(r.hist), Wrap(r.bin_edges));
@@ -352,8 +357,8 @@ void BindSortStats(py::module_& m, py::class_<PyArray>& cls) {
       [](py::handle x, py::handle y, py::handle bins, py::handle range, py::handle density,
          py::handle weights) {
         index_t nx = 10, ny = 10;
-        if (PyIndex_Check(bins.ptr())) {
-          nx = ny = bins.cast<index_t>();
+        if (AsNDArray(bins).ndim() == 0) {
+          nx = ny = item<std::int64_t>(AsNDArray(bins));
         } else {
           const auto b = bins.cast<std::pair<index_t, index_t>>();
           nx = b.first;

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "shade/ndarray/creation.h"
+#include "shade/ndarray/cumulative.h"
 #include "shade/ndarray/ops.h"
 #include "shade/ndarray/promotion.h"
 #include "shade/ndarray/reduce.h"
@@ -81,12 +82,30 @@ index_t UniformBinOf(double v, double lo, double norm, const std::vector<double>
   return i;
 }
 
+// Equal-width edges computed in float type `flag` step by step (each operation rounded to it).
+NDArray EdgesIn(int flag, double lo, double hi, index_t bins) {
+  NDArray out = NDArray::Empty({bins + 1}, flag);
+  DispatchDType(flag, [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    if constexpr (kIsFloating<T>) {
+      auto r = [](double v) { return sortstats::ToDouble(sortstats::FromDouble<T>(v)); };
+      const double start = r(lo), stop = r(hi);
+      const double step = r(r(stop - start) / static_cast<double>(bins));
+      T* p = out.data<T>();
+      for (index_t i = 0; i <= bins; ++i) {
+        p[i] = sortstats::FromDouble<T>(i == bins ? stop
+                                                  : r(r(static_cast<double>(i) * step) + start));
+      }
+    }
+  });
+  return out;
+}
+
 void CheckWeights(const NDArray& a, const NDArray& weights) {
   if (!weights.defined()) return;
   sortstats::CheckInput(weights, "histogram");
-  SHADE_CHECK(weights.sizes() == a.sizes())
-      << "weights should have the same shape as a: weights " << weights.sizes() << ", a "
-      << a.sizes();
+  SHADE_CHECK(weights.sizes() == a.sizes()) << "weights should have the same shape as a: weights "
+                                            << weights.sizes() << ", a " << a.sizes();
 }
 
 // Counts (int64) or weighted sums (in the weights' dtype) of the bins of each value.
@@ -114,9 +133,11 @@ HistogramResult Count(const NDArray& a, const NDArray& edges_arr, const std::vec
     double total = 0;
     for (index_t b = 0; b < n; ++b) total += weights.defined() ? sums[b] : counts[b];
     r.hist = NDArray::Empty({n}, kFloat64);
+    // Widths in the edges' dtype, as NumPy's diff of the edges.
+    const std::vector<double> width = Doubles(diff(edges_arr));
     for (index_t b = 0; b < n; ++b) {
       const double c = weights.defined() ? sums[b] : static_cast<double>(counts[b]);
-      r.hist.data<double>()[b] = c / (e[b + 1] - e[b]) / total;
+      r.hist.data<double>()[b] = c / width[b] / total;
     }
   } else if (weights.defined()) {
     NDArray s = NDArray::Empty({n}, kFloat64);
@@ -178,8 +199,7 @@ NDArray digitize(const NDArray& x, const NDArray& bins, bool right) {
   const std::string side = right ? "left" : "right";
   if (inc) return searchsorted(bins, x, side);
   // Decreasing: search the reversed bins and mirror the index.
-  const NDArray rev = bins.slice(0, bins.size(0) - 1, -1 - bins.size(0), -1);
-  return subtract(bins.size(0), searchsorted(rev.contiguous(), x, side)).eval();
+  return subtract(bins.size(0), searchsorted(flip(bins), x, side)).eval();
 }
 
 HistogramResult histogram(const NDArray& a, index_t bins,
@@ -191,7 +211,11 @@ HistogramResult histogram(const NDArray& a, index_t bins,
   const std::vector<double> v = Doubles(a);
   const auto lh = OuterEdges(v, range);
   const int edge_flag = KindOf(a.type_flag()) == DTypeKind::kFloat ? a.type_flag() : kFloat64;
-  const NDArray edges = linspace(lh.first, lh.second, bins + 1, true, edge_flag);
+  // NumPy's linspace computes in the edges' dtype when the range comes from the data (NEP 50:
+  // its ends are scalars of a's dtype), in float64 when it is given (Python floats).
+  const NDArray edges = range || edge_flag == kFloat64
+                            ? linspace(lh.first, lh.second, bins + 1, true, edge_flag)
+                            : EdgesIn(edge_flag, lh.first, lh.second, bins);
   const std::vector<double> e = Doubles(edges);
   const double norm = static_cast<double>(bins) / (lh.second - lh.first);
   return Count(a, edges, e, weights, density,
@@ -225,15 +249,14 @@ Histogram2dResult histogram2d(
   std::vector<double> w;
   if (weights.defined()) {
     sortstats::CheckInput(weights, "histogram2d");
-    SHADE_CHECK(weights.numel() == x.numel())
-        << "histogram2d: weights has " << weights.numel() << " elements for " << x.numel()
-        << " points";
+    SHADE_CHECK(weights.numel() == x.numel()) << "histogram2d: weights has " << weights.numel()
+                                              << " elements for " << x.numel() << " points";
     w = Doubles(weights.reshape({-1}));
   }
-  const auto lx = OuterEdges(xv, range ? std::optional<std::pair<double, double>>(range->first)
-                                       : std::nullopt);
-  const auto ly = OuterEdges(yv, range ? std::optional<std::pair<double, double>>(range->second)
-                                       : std::nullopt);
+  const auto lx =
+      OuterEdges(xv, range ? std::optional<std::pair<double, double>>(range->first) : std::nullopt);
+  const auto ly = OuterEdges(
+      yv, range ? std::optional<std::pair<double, double>>(range->second) : std::nullopt);
   Histogram2dResult r;
   r.xedges = linspace(lx.first, lx.second, nx + 1, true, kFloat64);
   r.yedges = linspace(ly.first, ly.second, ny + 1, true, kFloat64);

@@ -15,7 +15,9 @@ namespace shade {
 namespace {
 
 // a as a contiguous bool array (x != 0; NaN is true).
-NDArray AsBool(const NDArray& a) { return astype(a, kBool).contiguous(); }
+NDArray AsBool(const NDArray& a) {
+  return astype(a, kBool).contiguous();
+}
 
 // The flat indices of the true elements of a contiguous bool array.
 std::vector<std::int64_t> TrueFlat(const NDArray& b) {
@@ -35,7 +37,9 @@ NDArray FromVector(const std::vector<std::int64_t>& v) {
 
 }  // namespace
 
-std::vector<NDArray> where(const NDArray& condition) { return nonzero(condition); }
+std::vector<NDArray> where(const NDArray& condition) {
+  return nonzero(condition);
+}
 
 NDArray argwhere(const NDArray& a) {
   sortstats::CheckInput(a, "argwhere");

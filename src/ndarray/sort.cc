@@ -94,7 +94,9 @@ Lanes MakeLanes(const NDArray& a, const AxisSet& axes, const char* op) {
   return l;
 }
 
-index_t LaneGrain(index_t n) { return std::max<index_t>(1, kMapGrain / std::max<index_t>(n, 1)); }
+index_t LaneGrain(index_t n) {
+  return std::max<index_t>(1, kMapGrain / std::max<index_t>(n, 1));
+}
 
 }  // namespace sortstats
 
@@ -105,8 +107,7 @@ using sortstats::KeyType;
 using sortstats::ToKey;
 
 void CheckKind(const std::string& kind) {
-  SHADE_CHECK(kind == "quicksort" || kind == "mergesort" || kind == "heapsort" ||
-              kind == "stable")
+  SHADE_CHECK(kind == "quicksort" || kind == "mergesort" || kind == "heapsort" || kind == "stable")
       << "sort kind must be one of 'quick', 'heap', or 'stable' (got '" << kind << "')";
 }
 
@@ -146,7 +147,8 @@ template <typename U>
 void RadixArgsort(const U* key, index_t n, std::int64_t* out) {
   if (n < 128) {
     std::iota(out, out + n, std::int64_t(0));
-    std::stable_sort(out, out + n, [key](std::int64_t a, std::int64_t b) { return key[a] < key[b]; });
+    std::stable_sort(out, out + n,
+                     [key](std::int64_t a, std::int64_t b) { return key[a] < key[b]; });
     return;
   }
   constexpr int kDigits = static_cast<int>(sizeof(U));
@@ -253,9 +255,8 @@ NDArray argsort(const NDArray& a, std::optional<index_t> axis, const std::string
   sortstats::CheckInput(a, "argsort");
   // NumPy 1.24 gives [0] for a rank-0 array (it sorts the array seen as 1-d).
   const NDArray src = a.ndim() == 0 ? a.reshape({1}) : a;
-  const auto xa = ResolveAxis(src, axis ? std::optional<index_t>(a.ndim() == 0 ? 0 : *axis)
-                                        : std::nullopt,
-                              "argsort");
+  const auto xa = ResolveAxis(
+      src, axis ? std::optional<index_t>(a.ndim() == 0 ? 0 : *axis) : std::nullopt, "argsort");
   const NDArray x = xa.first;
   const int ax = xa.second;
   const NDArray buf = sortstats::AxisLastCopy(x, ax);

@@ -61,8 +61,8 @@ QMethod ParseMethod(const std::string& m) {
 }
 
 bool IsDiscrete(QMethod m) {
-  return m == QMethod::kInvertedCdf || m == QMethod::kClosestObservation ||
-         m == QMethod::kLower || m == QMethod::kHigher || m == QMethod::kNearest;
+  return m == QMethod::kInvertedCdf || m == QMethod::kClosestObservation || m == QMethod::kLower ||
+         m == QMethod::kHigher || m == QMethod::kNearest;
 }
 
 // Hyndman & Fan's virtual index n*q + alpha + q*(1 - alpha - beta) - 1.
@@ -184,8 +184,8 @@ NDArray ReshapeKeep(NDArray r, const std::vector<index_t>& lead, const sortstats
 
 }  // namespace
 
-NDArray quantile(const NDArray& a, const NDArray& q, const AxisSet& axes,
-                 const std::string& method, bool keepdims) {
+NDArray quantile(const NDArray& a, const NDArray& q, const AxisSet& axes, const std::string& method,
+                 bool keepdims) {
   sortstats::CheckInput(q, "quantile");
   const QMethod m = ParseMethod(method);
   const NDArray qd = astype(q, kFloat64).contiguous();
@@ -239,7 +239,13 @@ NDArray quantile(const NDArray& a, const NDArray& q, const AxisSet& axes,
       });
     });
   }
-  return ReshapeKeep(out, q.sizes().vec(), l, keepdims);
+  NDArray r = ReshapeKeep(out, q.sizes().vec(), l, keepdims);
+  // NumPy gives a scalar NaN result a's own float dtype (its nan branch builds arr.dtype.type).
+  if (r.ndim() == 0 && out_flag == kFloat64 && KindOf(a.type_flag()) == DTypeKind::kFloat &&
+      std::isnan(*out.data<double>())) {
+    r = astype(r, a.type_flag());
+  }
+  return r;
 }
 
 NDArray percentile(const NDArray& a, const NDArray& q, const AxisSet& axes,
@@ -263,8 +269,9 @@ NDArray median(const NDArray& a, const AxisSet& axes, bool keepdims) {
     T* data = l.data.data<T>();
     const index_t n = l.n;
     std::vector<index_t> want;
-    if (n > 0) want = n % 2 ? std::vector<index_t>{n / 2, n - 1}
-                            : std::vector<index_t>{n / 2 - 1, n / 2, n - 1};
+    if (n > 0)
+      want = n % 2 ? std::vector<index_t>{n / 2, n - 1}
+                   : std::vector<index_t>{n / 2 - 1, n / 2, n - 1};
     ParallelFor(0, l.lanes, sortstats::LaneGrain(n), [&](index_t b, index_t e) {
       std::vector<U> k(n);
       for (index_t lane = b; lane < e; ++lane) {

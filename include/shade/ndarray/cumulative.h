@@ -29,8 +29,8 @@ NDArray cumprod(const NDArray& a, std::optional<index_t> axis = std::nullopt, in
  *  (not_equal for bool). `prepend` / `append` (optional) are joined along the axis first; a
  *  rank-0 one is broadcast to a slab of size 1. n < 0 or a rank-0 `a`: ValueError.
  */
-NDArray diff(const NDArray& a, index_t n = 1, index_t axis = -1,
-             const NDArray& prepend = NDArray(), const NDArray& append = NDArray());
+NDArray diff(const NDArray& a, index_t n = 1, index_t axis = -1, const NDArray& prepend = NDArray(),
+             const NDArray& append = NDArray());
 
 /*!
  * \brief Differences of the flattened array with optional values before and after

@@ -43,7 +43,7 @@ NDArray in1d(const NDArray& ar1, const NDArray& ar2, bool assume_unique = false,
 
 /*! \brief What np.intersect1d returns: the common values and, optionally, their indices. */
 struct IntersectResult {
-  NDArray values;   ///< sorted unique common values
+  NDArray values;    ///< sorted unique common values
   NDArray indices1;  ///< int64 first indices in ar1 (return_indices only)
   NDArray indices2;  ///< int64 first indices in ar2 (return_indices only)
 };
