@@ -31,8 +31,20 @@ std::vector<double> Doubles(const NDArray& a) {
   return v;
 }
 
+// Calls f(i, value as double) for every element of `a` in row-major order (no copy when a is
+// contiguous).
+template <typename F>
+void ForEachValue(const NDArray& a, F&& f) {
+  const NDArray x = a.contiguous();
+  DispatchDType(x.type_flag(), [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    const T* p = x.data<T>();
+    for (index_t i = 0; i < x.numel(); ++i) f(i, sortstats::ToDouble(p[i]));
+  });
+}
+
 // NumPy's _get_outer_edges: the range, or the data's min and max, widened when equal.
-std::pair<double, double> OuterEdges(const std::vector<double>& a,
+std::pair<double, double> OuterEdges(const NDArray& a,
                                      std::optional<std::pair<double, double>> range) {
   double lo, hi;
   if (range) {
@@ -41,17 +53,18 @@ std::pair<double, double> OuterEdges(const std::vector<double>& a,
     SHADE_CHECK(lo <= hi) << "max must be larger than min in range parameter.";
     SHADE_CHECK(std::isfinite(lo) && std::isfinite(hi))
         << "supplied range of [" << lo << ", " << hi << "] is not finite";
-  } else if (a.empty()) {
+  } else if (a.numel() == 0) {
     lo = 0;
     hi = 1;
   } else {
-    lo = hi = a[0];
+    lo = INFINITY;
+    hi = -INFINITY;
     bool nan = false;
-    for (double v : a) {
+    ForEachValue(a, [&](index_t, double v) {
       nan |= v != v;
       lo = std::min(lo, v);
       hi = std::max(hi, v);
-    }
+    });
     if (nan) lo = hi = NAN;
     SHADE_CHECK(std::isfinite(lo) && std::isfinite(hi))
         << "autodetected range of [" << lo << ", " << hi << "] is not finite";
@@ -112,21 +125,21 @@ void CheckWeights(const NDArray& a, const NDArray& weights) {
 template <typename BinFn>
 HistogramResult Count(const NDArray& a, const NDArray& edges_arr, const std::vector<double>& e,
                       const NDArray& weights, bool density, BinFn bin_of) {
-  const std::vector<double> v = Doubles(a);
   const index_t n = static_cast<index_t>(e.size()) - 1;
   std::vector<double> sums(n, 0.0);
   std::vector<std::int64_t> counts(n, 0);
   std::vector<double> w;
   if (weights.defined()) w = Doubles(weights);
-  for (std::size_t i = 0; i < v.size(); ++i) {
-    const index_t b = bin_of(v[i]);
-    if (b < 0) continue;
-    if (weights.defined()) {
+  const bool weighted = weights.defined();
+  ForEachValue(a, [&](index_t i, double v) {
+    const index_t b = bin_of(v);
+    if (b < 0) return;
+    if (weighted) {
       sums[b] += w[i];
     } else {
       ++counts[b];
     }
-  }
+  });
   HistogramResult r;
   r.bin_edges = edges_arr;
   if (density) {
@@ -162,11 +175,12 @@ NDArray bincount(const NDArray& x, const NDArray& weights, index_t minlength) {
   SHADE_CHECK(minlength >= 0) << "'minlength' must not be negative";
   const NDArray xi = astype(x, kInt64).contiguous();
   const std::int64_t* p = xi.data<std::int64_t>();
-  std::int64_t top = -1;
-  for (index_t i = 0; i < xi.numel(); ++i) {
-    SHADE_CHECK(p[i] >= 0) << "'list' argument must have no negative elements";
+  std::int64_t top = -1, bottom = 0;
+  for (index_t i = 0; i < xi.numel(); ++i) {  // branch-free: the compiler vectorises it
     top = std::max(top, p[i]);
+    bottom = std::min(bottom, p[i]);
   }
+  SHADE_CHECK(bottom >= 0) << "'list' argument must have no negative elements";
   const index_t len = std::max<index_t>(top + 1, minlength);
   if (weights.defined()) {
     sortstats::CheckInput(weights, "bincount");
@@ -208,8 +222,7 @@ HistogramResult histogram(const NDArray& a, index_t bins,
   sortstats::CheckInput(a, "histogram");
   SHADE_CHECK(bins >= 1) << "`bins` must be positive, when an integer";
   CheckWeights(a, weights);
-  const std::vector<double> v = Doubles(a);
-  const auto lh = OuterEdges(v, range);
+  const auto lh = OuterEdges(a, range);
   const int edge_flag = KindOf(a.type_flag()) == DTypeKind::kFloat ? a.type_flag() : kFloat64;
   // NumPy's linspace computes in the edges' dtype when the range comes from the data (NEP 50:
   // its ends are scalars of a's dtype), in float64 when it is given (Python floats).
@@ -245,7 +258,8 @@ Histogram2dResult histogram2d(
   SHADE_CHECK(x.numel() == y.numel()) << "x and y must have the same length.";
   SHADE_CHECK(nx >= 1) << "`bins[0]` must be positive, when an integer";
   SHADE_CHECK(ny >= 1) << "`bins[1]` must be positive, when an integer";
-  const std::vector<double> xv = Doubles(x.reshape({-1})), yv = Doubles(y.reshape({-1}));
+  const NDArray xf = x.reshape({-1}), yf = y.reshape({-1});
+  const std::vector<double> xv = Doubles(xf), yv = Doubles(yf);
   std::vector<double> w;
   if (weights.defined()) {
     sortstats::CheckInput(weights, "histogram2d");
@@ -254,9 +268,9 @@ Histogram2dResult histogram2d(
     w = Doubles(weights.reshape({-1}));
   }
   const auto lx =
-      OuterEdges(xv, range ? std::optional<std::pair<double, double>>(range->first) : std::nullopt);
+      OuterEdges(xf, range ? std::optional<std::pair<double, double>>(range->first) : std::nullopt);
   const auto ly = OuterEdges(
-      yv, range ? std::optional<std::pair<double, double>>(range->second) : std::nullopt);
+      yf, range ? std::optional<std::pair<double, double>>(range->second) : std::nullopt);
   Histogram2dResult r;
   r.xedges = linspace(lx.first, lx.second, nx + 1, true, kFloat64);
   r.yedges = linspace(ly.first, ly.second, ny + 1, true, kFloat64);

@@ -87,8 +87,12 @@ Lanes MakeLanes(const NDArray& a, const AxisSet& axes, const char* op) {
     }
   }
   const NDArray x = a.permute(perm);
-  l.data = NDArray::Empty(x.sizes(), a.dtype());
-  l.data.copy_(x);
+  if (x.is_contiguous()) {
+    l.data = x;  // read only: no copy needed
+  } else {
+    l.data = NDArray::Empty(x.sizes(), a.dtype());
+    l.data.copy_(x);
+  }
   l.lanes = 1;
   for (index_t k : l.kept) l.lanes *= k;
   return l;

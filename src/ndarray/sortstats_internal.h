@@ -133,14 +133,17 @@ index_t LaneGrain(index_t n);
 
 /*! \brief An array seen as lanes: the reduced axes moved innermost and merged. */
 struct Lanes {
-  NDArray data;                ///< contiguous, shape (lanes, n)
+  NDArray data;                ///< contiguous (a's memory when it already is: read only)
   index_t lanes = 0;           ///< number of lanes
   index_t n = 0;               ///< elements per lane
   std::vector<index_t> kept;   ///< the result shape without keepdims
   std::vector<index_t> keep1;  ///< the result shape with keepdims (reduced axes as 1)
 };
 
-/*! \brief `a` with the axes of `axes` moved innermost, copied contiguous (op names errors). */
+/*!
+ * \brief `a` with the axes of `axes` moved innermost and contiguous (copied unless it already is;
+ *  callers only read it); `op` names errors.
+ */
 Lanes MakeLanes(const NDArray& a, const AxisSet& axes, const char* op);
 
 }  // namespace sortstats

@@ -169,7 +169,13 @@ void SelectKeys(U* k, index_t n, const std::vector<index_t>& want) {
   index_t lo = 0;
   for (index_t w : want) {
     if (w < lo) continue;
-    std::nth_element(k + lo, k + w, k + n);
+    if (w == lo) {  // the smallest of the rest: a scan instead of a selection
+      std::iter_swap(k + lo, std::min_element(k + lo, k + n));
+    } else if (w == n - 1) {  // the largest of the rest
+      std::iter_swap(k + n - 1, std::max_element(k + lo, k + n));
+    } else {
+      std::nth_element(k + lo, k + w, k + n);
+    }
     lo = w + 1;
   }
 }
