@@ -455,6 +455,164 @@ void BindSortStats(py::module_& m, py::class_<PyArray>& cls) {
       py::arg("a"), py::arg("axis") = py::none(), py::arg("weights") = py::none(),
       py::arg("returned") = false, py::kw_only(), py::arg("keepdims") = false,
       "Weighted average along axes.");
+
+  // ---------------------------------------------------------------- NaN-ignoring reductions
+  using NanRed = NDArray (*)(const NDArray&, const AxisSet&, bool);
+  const std::pair<const char*, NanRed> nan_reductions[] = {
+      {"nansum", &nansum}, {"nanprod", &nanprod}, {"nanmean", &nanmean},
+      {"nanmin", &nanmin}, {"nanmax", &nanmax}};
+  for (const auto& r : nan_reductions) {
+    const NanRed fn = r.second;
+    m.def(
+        r.first,
+        [fn](py::handle a, py::handle axis, py::handle dtype, py::handle out, bool keepdims) {
+          NDArray x = AsNDArray(a);
+          const int flag = ParseDType(dtype);
+          if (flag >= 0) x = astype(x, flag);
+          const AxisSet axes = ParseAxes(axis);
+          return Finish(NoGil([&]() { return fn(x, axes, keepdims); }), out, true);
+        },
+        py::arg("a"), py::arg("axis") = py::none(), py::arg("dtype") = py::none(),
+        py::arg("out") = py::none(), py::arg("keepdims") = false,
+        (std::string(r.first) + ": the reduction with NaNs ignored.").c_str());
+  }
+  for (const bool is_std : {false, true}) {
+    m.def(
+        is_std ? "nanstd" : "nanvar",
+        [is_std](py::handle a, py::handle axis, py::handle dtype, py::handle out, index_t ddof,
+                 bool keepdims) {
+          NDArray x = AsNDArray(a);
+          const int flag = ParseDType(dtype);
+          if (flag >= 0) x = astype(x, flag);
+          const AxisSet axes = ParseAxes(axis);
+          return Finish(NoGil([&]() {
+                          return is_std ? nanstd(x, axes, ddof, keepdims)
+                                        : nanvar(x, axes, ddof, keepdims);
+                        }),
+                        out, true);
+        },
+        py::arg("a"), py::arg("axis") = py::none(), py::arg("dtype") = py::none(),
+        py::arg("out") = py::none(), py::arg("ddof") = 0, py::arg("keepdims") = false,
+        is_std ? "Standard deviation ignoring NaNs." : "Variance ignoring NaNs.");
+  }
+  for (const bool is_max : {false, true}) {
+    m.def(
+        is_max ? "nanargmax" : "nanargmin",
+        [is_max](py::handle a, py::handle axis, py::handle out, bool keepdims) {
+          const NDArray x = AsNDArray(a);
+          const auto ax = OptAxis(axis);
+          return Finish(NoGil([&]() {
+                          return is_max ? nanargmax(x, ax, keepdims) : nanargmin(x, ax, keepdims);
+                        }),
+                        out, true);
+        },
+        py::arg("a"), py::arg("axis") = py::none(), py::arg("out") = py::none(), py::kw_only(),
+        py::arg("keepdims") = false, "Index of the extreme ignoring NaNs.");
+  }
+  m.def(
+      "nanmedian",
+      [](py::handle a, py::handle axis, py::handle out, bool, bool keepdims) {
+        const NDArray x = AsNDArray(a);
+        const AxisSet axes = ParseAxes(axis);
+        return Finish(NoGil([&]() { return nanmedian(x, axes, keepdims); }), out, true);
+      },
+      py::arg("a"), py::arg("axis") = py::none(), py::arg("out") = py::none(),
+      py::arg("overwrite_input") = false, py::arg("keepdims") = false, "Median ignoring NaNs.");
+  for (const bool percent : {false, true}) {
+    m.def(
+        percent ? "nanpercentile" : "nanquantile",
+        [percent](py::handle a, py::handle q, py::handle axis, py::handle out, bool,
+                  const std::string& method, bool keepdims, py::handle interpolation) {
+          const NDArray x = AsNDArray(a), qa = AsNDArray(q);
+          const AxisSet axes = ParseAxes(axis);
+          const std::string mt =
+              interpolation.is_none() ? method : interpolation.cast<std::string>();
+          return Finish(NoGil([&]() {
+                          return percent ? nanpercentile(x, qa, axes, mt, keepdims)
+                                         : nanquantile(x, qa, axes, mt, keepdims);
+                        }),
+                        out, true);
+        },
+        py::arg("a"), py::arg("q"), py::arg("axis") = py::none(), py::arg("out") = py::none(),
+        py::arg("overwrite_input") = false, py::arg("method") = "linear",
+        py::arg("keepdims") = false, py::kw_only(), py::arg("interpolation") = py::none(),
+        percent ? "Percentiles ignoring NaNs." : "Quantiles ignoring NaNs.");
+  }
+  for (const bool prod : {false, true}) {
+    m.def(
+        prod ? "nancumprod" : "nancumsum",
+        [prod](py::handle a, py::handle axis, py::handle dtype, py::handle out) {
+          const NDArray x = AsNDArray(a);
+          const int flag = ParseDType(dtype);
+          const auto ax = OptAxis(axis);
+          return Finish(
+              NoGil([&]() { return prod ? nancumprod(x, ax, flag) : nancumsum(x, ax, flag); }),
+              out, false);
+        },
+        py::arg("a"), py::arg("axis") = py::none(), py::arg("dtype") = py::none(),
+        py::arg("out") = py::none(),
+        prod ? "Cumulative product treating NaN as 1." : "Cumulative sum treating NaN as 0.");
+  }
+
+  // ---------------------------------------------------------------- covariance, comparisons
+  m.def(
+      "cov",
+      [](py::handle mv, py::handle y, bool rowvar, bool bias, py::handle ddof, py::handle fweights,
+         py::handle aweights, py::handle dtype) {
+        if (!fweights.is_none() || !aweights.is_none())
+          throw py::value_error("cov: fweights and aweights are not supported");
+        if (!dtype.is_none()) throw py::value_error("cov: dtype is not supported");
+        const index_t dd = ddof.is_none() ? -1 : ddof.cast<index_t>();
+        return Wrap(cov(AsNDArray(mv), OptArray(y), rowvar, bias, dd));
+      },
+      py::arg("m"), py::arg("y") = py::none(), py::arg("rowvar") = true,
+      py::arg("bias") = false, py::arg("ddof") = py::none(), py::arg("fweights") = py::none(),
+      py::arg("aweights") = py::none(), py::kw_only(), py::arg("dtype") = py::none(),
+      "Covariance matrix of the rows (variables) of m.");
+  m.def(
+      "corrcoef",
+      [](py::handle x, py::handle y, bool rowvar) {
+        return Wrap(corrcoef(AsNDArray(x), OptArray(y), rowvar));
+      },
+      py::arg("x"), py::arg("y") = py::none(), py::arg("rowvar") = true,
+      "Pearson correlation coefficients.");
+  m.def(
+      "isclose",
+      [](py::handle a, py::handle b, double rtol, double atol, bool equal_nan) {
+        return ScalarOrArray(isclose(AsNDArray(a), AsNDArray(b), rtol, atol, equal_nan));
+      },
+      py::arg("a"), py::arg("b"), py::arg("rtol") = 1e-5, py::arg("atol") = 1e-8,
+      py::arg("equal_nan") = false, "Elementwise |a - b| <= atol + rtol * |b|.");
+  m.def(
+      "allclose",
+      [](py::handle a, py::handle b, double rtol, double atol, bool equal_nan) {
+        return allclose(AsNDArray(a), AsNDArray(b), rtol, atol, equal_nan);
+      },
+      py::arg("a"), py::arg("b"), py::arg("rtol") = 1e-5, py::arg("atol") = 1e-8,
+      py::arg("equal_nan") = false, "True when all elements are close.");
+  m.def(
+      "array_equal",
+      [](py::handle a1, py::handle a2, bool equal_nan) {
+        return array_equal(AsNDArray(a1), AsNDArray(a2), equal_nan);
+      },
+      py::arg("a1"), py::arg("a2"), py::arg("equal_nan") = false,
+      "True when both arrays have the same shape and elements.");
+  m.def(
+      "nan_to_num",
+      [](py::handle x, bool copy, double nan, py::handle posinf, py::handle neginf) -> py::object {
+        std::optional<double> pi, ni;
+        if (!posinf.is_none()) pi = posinf.cast<double>();
+        if (!neginf.is_none()) ni = neginf.cast<double>();
+        NDArray r = nan_to_num(AsNDArray(x), nan, pi, ni);
+        PyArray* self = AsPyArray(x);
+        if (!copy && self != nullptr) {
+          self->Get().copy_(r);
+          return py::reinterpret_borrow<py::object>(x);
+        }
+        return ScalarOrArray(r);
+      },
+      py::arg("x"), py::arg("copy") = true, py::arg("nan") = 0.0, py::arg("posinf") = py::none(),
+      py::arg("neginf") = py::none(), "NaN and infinities replaced by finite numbers.");
 }
 
 }  // namespace python

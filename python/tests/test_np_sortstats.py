@@ -488,3 +488,94 @@ def test_ptp_average(dtype):
                 lambda: np.average(x, axis=1, weights=w[:, 0]))
     raises_like(lambda: shade.ptp(np.zeros(0, dtype)), lambda: np.ptp(np.zeros(0, dtype)))
     raises_like(lambda: shade.ptp(np.array([True, False])), lambda: np.ptp(np.array([True, False])))
+
+
+# ------------------------------------------------------------------ nan* reductions
+
+NAN_REDUCTIONS = ["nansum", "nanprod", "nanmean", "nanmin", "nanmax"]
+
+
+@pytest.mark.parametrize("dtype", [np.int8, np.int64, np.uint16, np.float16, np.float32,
+                                   np.float64])
+def test_nan_reductions(dtype):
+    x = data(dtype, (5, 6), 27)
+    if x.dtype.kind == "f":
+        x = np.where(np.isinf(x), 2, x).astype(dtype)
+        x[2] = np.nan  # an all-NaN row
+    r = tol(dtype) * 10
+    with np.errstate(all="ignore"), pytest.warns(None) if False else _quiet():
+        for v in views(x):
+            for axis in [None, 0, 1]:
+                for name in NAN_REDUCTIONS:
+                    same(getattr(shade, name)(v, axis=axis), getattr(np, name)(v, axis=axis),
+                         rtol=r)
+                for ddof in [0, 1]:
+                    same(shade.nanvar(v, axis=axis, ddof=ddof), np.nanvar(v, axis=axis, ddof=ddof),
+                         rtol=r * 10)
+                    same(shade.nanstd(v, axis=axis, ddof=ddof, keepdims=True),
+                         np.nanstd(v, axis=axis, ddof=ddof, keepdims=True), rtol=r * 10)
+                same(shade.nanmedian(v, axis=axis), np.nanmedian(v, axis=axis), rtol=r)
+                same(shade.nanquantile(v, [0.2, 0.5], axis=axis),
+                     np.nanquantile(v, [0.2, 0.5], axis=axis), rtol=r)
+                same(shade.nanpercentile(v, 30, axis=axis, method="lower"),
+                     np.nanpercentile(v, 30, axis=axis, method="lower"))
+                same(shade.nancumsum(v, axis=axis), np.nancumsum(v, axis=axis))
+                same(shade.nancumprod(v, axis=axis), np.nancumprod(v, axis=axis))
+        y = x[[0, 1, 3, 4]]
+        for axis in [None, 0, 1]:
+            same(shade.nanargmin(y, axis=axis), np.nanargmin(y, axis=axis))
+            same(shade.nanargmax(y, axis=axis), np.nanargmax(y, axis=axis))
+    if x.dtype.kind == "f":
+        raises_like(lambda: shade.nanargmax(x, axis=1), lambda: np.nanargmax(x, axis=1))
+
+
+class _quiet:
+    def __enter__(self):
+        import warnings
+        self._w = warnings.catch_warnings()
+        self._w.__enter__()
+        warnings.simplefilter("ignore")
+
+    def __exit__(self, *a):
+        self._w.__exit__(*a)
+
+
+# ------------------------------------------------------------------ covariance, comparisons
+
+@pytest.mark.parametrize("dtype", [np.int32, np.float32, np.float64])
+def test_cov_corrcoef(dtype):
+    m = data(dtype, (3, 8), 28, nan=False)
+    m = np.where(np.isinf(m), 1, m).astype(dtype) if m.dtype.kind == "f" else m
+    y = data(dtype, (2, 8), 29, nan=False)
+    y = np.where(np.isinf(y), 2, y).astype(dtype) if y.dtype.kind == "f" else y
+    for kw in [{}, {"bias": True}, {"ddof": 3}]:
+        same(shade.cov(m, **kw), np.cov(m, **kw), rtol=1e-12)
+        same(shade.cov(m, y, **kw), np.cov(m, y, **kw), rtol=1e-12)
+        same(shade.cov(m.T, rowvar=False, **kw), np.cov(m.T, rowvar=False, **kw), rtol=1e-12)
+        same(shade.cov(m[0], **kw), np.cov(m[0], **kw), rtol=1e-12)
+    same(shade.corrcoef(m), np.corrcoef(m), rtol=1e-12)
+    same(shade.corrcoef(m, y), np.corrcoef(m, y), rtol=1e-12)
+    same(shade.corrcoef(m[0]), np.corrcoef(m[0]), rtol=1e-12)
+    raises_like(lambda: shade.cov(np.ones((2, 2, 2))), lambda: np.cov(np.ones((2, 2, 2))))
+
+
+@pytest.mark.parametrize("d1,d2", [(np.float64, np.float64), (np.float32, np.float32),
+                                   (np.int32, np.float64), (np.float16, np.float16),
+                                   (np.int64, np.int64)])
+def test_isclose_family(d1, d2):
+    a = np.array([1, 2, np.inf, -np.inf, np.nan, 0, 1e-9, 100]) if d1 != np.int64 else np.arange(8)
+    b = np.array([1 + 1e-6, 2.1, np.inf, np.inf, np.nan, 1e-9, 0, 100.0001])
+    a = a.astype(d1) if d1 not in INTS else a.astype(d1)
+    b = b.astype(d2) if d2 not in INTS else np.arange(8).astype(d2)
+    for kw in [{}, {"equal_nan": True}, {"rtol": 1e-3, "atol": 0.5}]:
+        same(shade.isclose(a, b, **kw), np.isclose(a, b, **kw))
+        same(shade.isclose(a[:, None], b[None, :], **kw), np.isclose(a[:, None], b[None, :], **kw))
+        assert shade.allclose(a, b, **kw) == np.allclose(a, b, **kw)
+        assert shade.allclose(a, a, **kw) == np.allclose(a, a, **kw)
+    assert isinstance(shade.isclose(1.0, 1.0), np.bool_)
+    for e in [False, True]:
+        assert shade.array_equal(a, a, equal_nan=e) == np.array_equal(a, a, equal_nan=e)
+        assert shade.array_equal(a, b) == np.array_equal(a, b)
+        assert shade.array_equal(a, a[:3]) == np.array_equal(a, a[:3])
+    for kw in [{}, {"nan": 5.0, "posinf": 1.0}, {"neginf": -2.0}]:
+        same(shade.nan_to_num(a, **kw), np.nan_to_num(a, **kw))

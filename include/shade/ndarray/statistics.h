@@ -1,7 +1,8 @@
 /*!
  * \file statistics.h
- * \brief Order statistics and related reductions with NumPy 1.24's semantics: median,
- *  quantile, percentile (NumPy's thirteen methods), ptp, average.
+ * \brief Statistics with NumPy 1.24's semantics: median, quantile, percentile (NumPy's thirteen
+ *  methods), ptp, average, the nan* reductions, cov, corrcoef, isclose, allclose, array_equal,
+ *  nan_to_num.
  *
  * `axes` is a reduction axis set (ndarray/reduce.h: all axes by default, one axis or a list).
  * A lane that holds a NaN gives NaN (NumPy). Result dtypes: median is float64 for integers and
@@ -12,6 +13,7 @@
 #ifndef SHADE_NDARRAY_STATISTICS_H_
 #define SHADE_NDARRAY_STATISTICS_H_
 
+#include <optional>
 #include <string>
 
 #include "shade/ndarray/ndarray.h"
@@ -51,6 +53,84 @@ NDArray ptp(const NDArray& a, const AxisSet& axes = AxisSet(), bool keepdims = f
  */
 NDArray average(const NDArray& a, const AxisSet& axes = AxisSet(),
                 const NDArray& weights = NDArray(), bool keepdims = false);
+
+// ------------------------------------------------------------------ NaN-ignoring reductions
+// NumPy's nan* functions: NaNs are skipped (integers have none, so these equal the plain
+// reductions there). An all-NaN lane gives NaN (nanmin, nanmax, nanmean, nanvar, nanstd,
+// nanmedian, nanquantile, nanpercentile), 0 (nansum) or 1 (nanprod); nanargmin/nanargmax throw
+// ValueError "All-NaN slice encountered".
+
+/*! \brief Sum treating NaN as 0 (np.nansum). */
+NDArray nansum(const NDArray& a, const AxisSet& axes = AxisSet(), bool keepdims = false);
+/*! \brief Product treating NaN as 1 (np.nanprod). */
+NDArray nanprod(const NDArray& a, const AxisSet& axes = AxisSet(), bool keepdims = false);
+/*! \brief Mean of the non-NaN elements (np.nanmean). */
+NDArray nanmean(const NDArray& a, const AxisSet& axes = AxisSet(), bool keepdims = false);
+/*! \brief Variance of the non-NaN elements (np.nanvar); count - ddof <= 0 gives NaN. */
+NDArray nanvar(const NDArray& a, const AxisSet& axes = AxisSet(), index_t ddof = 0,
+               bool keepdims = false);
+/*! \brief sqrt(nanvar) (np.nanstd). */
+NDArray nanstd(const NDArray& a, const AxisSet& axes = AxisSet(), index_t ddof = 0,
+               bool keepdims = false);
+/*! \brief Smallest non-NaN element (np.nanmin); empty reductions throw as min does. */
+NDArray nanmin(const NDArray& a, const AxisSet& axes = AxisSet(), bool keepdims = false);
+/*! \brief Largest non-NaN element (np.nanmax). */
+NDArray nanmax(const NDArray& a, const AxisSet& axes = AxisSet(), bool keepdims = false);
+/*! \brief Index of the smallest non-NaN element (np.nanargmin); flat when axis is nullopt. */
+NDArray nanargmin(const NDArray& a, std::optional<index_t> axis = std::nullopt,
+                  bool keepdims = false);
+/*! \brief Index of the largest non-NaN element (np.nanargmax). */
+NDArray nanargmax(const NDArray& a, std::optional<index_t> axis = std::nullopt,
+                  bool keepdims = false);
+/*! \brief Median of the non-NaN elements (np.nanmedian). */
+NDArray nanmedian(const NDArray& a, const AxisSet& axes = AxisSet(), bool keepdims = false);
+/*! \brief Quantiles of the non-NaN elements (np.nanquantile; methods as quantile). */
+NDArray nanquantile(const NDArray& a, const NDArray& q, const AxisSet& axes = AxisSet(),
+                    const std::string& method = "linear", bool keepdims = false);
+/*! \brief Percentiles of the non-NaN elements (np.nanpercentile). */
+NDArray nanpercentile(const NDArray& a, const NDArray& q, const AxisSet& axes = AxisSet(),
+                      const std::string& method = "linear", bool keepdims = false);
+/*! \brief Running sum treating NaN as 0 (np.nancumsum). */
+NDArray nancumsum(const NDArray& a, std::optional<index_t> axis = std::nullopt, int dtype = -1);
+/*! \brief Running product treating NaN as 1 (np.nancumprod). */
+NDArray nancumprod(const NDArray& a, std::optional<index_t> axis = std::nullopt, int dtype = -1);
+
+// ------------------------------------------------------------------ covariance
+
+/*!
+ * \brief Covariance matrix (np.cov, float64) of the variables in the rows of `m` (columns when
+ *  !rowvar), with the rows of `y` appended; normalised by N - 1, N with `bias`, or N - ddof
+ *  when ddof >= 0. One variable gives a rank-0 result. m of rank > 2: ValueError.
+ */
+NDArray cov(const NDArray& m, const NDArray& y = NDArray(), bool rowvar = true, bool bias = false,
+            index_t ddof = -1);
+
+/*! \brief Pearson correlation coefficients (np.corrcoef), clipped to [-1, 1]. */
+NDArray corrcoef(const NDArray& x, const NDArray& y = NDArray(), bool rowvar = true);
+
+// ------------------------------------------------------------------ comparisons
+
+/*!
+ * \brief |a - b| <= atol + rtol * |b| elementwise, broadcasting (np.isclose); infinities are close
+ *  only to themselves, NaNs to NaNs only with `equal_nan`. Integers compare as float64.
+ */
+NDArray isclose(const NDArray& a, const NDArray& b, double rtol = 1e-5, double atol = 1e-8,
+                bool equal_nan = false);
+
+/*! \brief True when every element isclose (np.allclose). */
+bool allclose(const NDArray& a, const NDArray& b, double rtol = 1e-5, double atol = 1e-8,
+              bool equal_nan = false);
+
+/*! \brief True when the shapes and all elements are equal (np.array_equal). */
+bool array_equal(const NDArray& a1, const NDArray& a2, bool equal_nan = false);
+
+/*!
+ * \brief NaN -> `nan`, +inf -> `posinf`, -inf -> `neginf` (defaults: the dtype's largest and
+ *  smallest finite values) (np.nan_to_num); a copy; non-float arrays are returned copied as
+ *  they are.
+ */
+NDArray nan_to_num(const NDArray& x, double nan = 0.0, std::optional<double> posinf = std::nullopt,
+                   std::optional<double> neginf = std::nullopt);
 
 }  // namespace shade
 
