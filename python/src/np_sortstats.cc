@@ -613,6 +613,40 @@ void BindSortStats(py::module_& m, py::class_<PyArray>& cls) {
       },
       py::arg("x"), py::arg("copy") = true, py::arg("nan") = 0.0, py::arg("posinf") = py::none(),
       py::arg("neginf") = py::none(), "NaN and infinities replaced by finite numbers.");
+
+  // ---------------------------------------------------------------- integration, convolution
+  m.def(
+      "trapz",
+      [](py::handle y, py::handle x, double dx, index_t axis) {
+        return ScalarOrArray(trapz(AsNDArray(y), OptArray(x), dx, axis));
+      },
+      py::arg("y"), py::arg("x") = py::none(), py::arg("dx") = 1.0, py::arg("axis") = -1,
+      "Integral along an axis by the trapezoidal rule.");
+  m.def(
+      "convolve",
+      [](py::handle a, py::handle v, const std::string& mode) {
+        return Wrap(convolve(AsNDArray(a), AsNDArray(v), mode));
+      },
+      py::arg("a"), py::arg("v"), py::arg("mode") = "full", "Discrete linear convolution.");
+  m.def(
+      "correlate",
+      [](py::handle a, py::handle v, const std::string& mode) {
+        return Wrap(correlate(AsNDArray(a), AsNDArray(v), mode));
+      },
+      py::arg("a"), py::arg("v"), py::arg("mode") = "valid", "Cross-correlation of 1-D arrays.");
+  m.def(
+      "interp",
+      [](py::handle x, py::handle xp, py::handle fp, py::handle left, py::handle right,
+         py::handle period) {
+        if (!period.is_none()) throw py::value_error("interp: period is not supported");
+        std::optional<double> l, r;
+        if (!left.is_none()) l = left.cast<double>();
+        if (!right.is_none()) r = right.cast<double>();
+        return ScalarOrArray(interp(AsNDArray(x), AsNDArray(xp), AsNDArray(fp), l, r));
+      },
+      py::arg("x"), py::arg("xp"), py::arg("fp"), py::arg("left") = py::none(),
+      py::arg("right") = py::none(), py::arg("period") = py::none(),
+      "Piecewise-linear interpolation.");
 }
 
 }  // namespace python

@@ -579,3 +579,39 @@ def test_isclose_family(d1, d2):
         assert shade.array_equal(a, a[:3]) == np.array_equal(a, a[:3])
     for kw in [{}, {"nan": 5.0, "posinf": 1.0}, {"neginf": -2.0}]:
         same(shade.nan_to_num(a, **kw), np.nan_to_num(a, **kw))
+
+
+# ------------------------------------------------------------------ integration, convolution
+
+@pytest.mark.parametrize("dtype", [np.int32, np.float32, np.float64, np.int8])
+def test_trapz_convolve_correlate(dtype):
+    y = data(dtype, (4, 7), 30, nan=False)
+    y = np.where(np.isinf(y), 1, y).astype(dtype) if y.dtype.kind == "f" else y
+    x = np.cumsum(np.arange(7) * 0.5 + 1)
+    for axis in [0, -1]:
+        same(shade.trapz(y, axis=axis), np.trapz(y, axis=axis), rtol=tol(dtype))
+        same(shade.trapz(y.T, dx=0.25, axis=axis), np.trapz(y.T, dx=0.25, axis=axis),
+             rtol=tol(dtype))
+    same(shade.trapz(y, x), np.trapz(y, x), rtol=tol(dtype))
+    same(shade.trapz(y[0], x), np.trapz(y[0], x), rtol=tol(dtype))
+    a, v = y[0], y[1, :3]
+    for mode in ["full", "same", "valid"]:
+        same(shade.convolve(a, v, mode), np.convolve(a, v, mode), rtol=tol(dtype))
+        same(shade.convolve(v, a[::2], mode), np.convolve(v, a[::2], mode), rtol=tol(dtype))
+        same(shade.correlate(a, v, mode), np.correlate(a, v, mode), rtol=tol(dtype))
+        same(shade.correlate(v, a, mode), np.correlate(v, a, mode), rtol=tol(dtype))
+    raises_like(lambda: shade.convolve(a, np.zeros(0, dtype)), lambda: np.convolve(a, np.zeros(0, dtype)))
+    raises_like(lambda: shade.convolve(a, v, "bogus"), lambda: np.convolve(a, v, "bogus"))
+
+
+def test_interp():
+    xp = np.array([0.0, 1.0, 1.5, 4.0, 4.0, 7.0])
+    fp = np.array([1.0, -2.0, 0.5, 3.0, 5.0, np.inf])
+    x = np.array([[-1.0, 0.0, 0.3, 1.5, 2.2], [4.0, 5.5, 7.0, 8.0, np.nan]])
+    same(shade.interp(x, xp, fp), np.interp(x, xp, fp))
+    same(shade.interp(x.T, xp, fp, left=-9, right=9), np.interp(x.T, xp, fp, left=-9, right=9))
+    same(shade.interp(np.arange(5, dtype=np.int8), xp[:3], fp[:3]),
+         np.interp(np.arange(5, dtype=np.int8), xp[:3], fp[:3]))
+    assert shade.interp(0.5, xp, fp) == np.interp(0.5, xp, fp)
+    raises_like(lambda: shade.interp(1, [], []), lambda: np.interp(1, [], []))
+    raises_like(lambda: shade.interp(1, [1, 2], [1]), lambda: np.interp(1, [1, 2], [1]))

@@ -2,6 +2,8 @@
 // axis-last copy, each lane is accumulated in place (lanes over ParallelFor), then viewed back.
 #include "shade/ndarray/cumulative.h"
 
+#include <algorithm>
+#include <string>
 #include <vector>
 
 #include "shade/backend/cpu/parallel.h"
@@ -123,6 +125,142 @@ NDArray ediff1d(const NDArray& ary, const NDArray& to_end, const NDArray& to_beg
     parts.push_back(astype(to_end.reshape({-1}), flag));
   }
   return parts.size() == 1 ? parts[0] : cat(parts, 0);
+}
+
+NDArray trapz(const NDArray& y, const NDArray& x, double dx, index_t axis) {
+  sortstats::CheckInput(y, "trapz");
+  const int ax = sortstats::NormalizeAxis(axis, y, "trapz");
+  const index_t n = y.size(ax);
+  const NDArray hi = y.slice(ax, n > 0 ? 1 : 0, n), lo = y.slice(ax, 0, n > 0 ? n - 1 : 0);
+  Expr d(dx);
+  if (x.defined()) {
+    sortstats::CheckInput(x, "trapz");
+    NDArray dxa;
+    if (x.ndim() == 1) {
+      dxa = diff(x);
+      std::vector<index_t> shape(y.ndim(), 1);
+      shape[ax] = dxa.numel();
+      dxa = dxa.reshape(shape);
+    } else {
+      dxa = diff(x, 1, ax);
+    }
+    d = Expr(dxa);
+  }
+  // NumPy's order of operations: d * (y[1:] + y[:-1]) / 2.0, then a sum.
+  return sum(true_divide(multiply(d, add(hi, lo)), 2.0).eval(), ax);
+}
+
+NDArray convolve(const NDArray& a0, const NDArray& v0, const std::string& mode) {
+  sortstats::CheckInput(a0, "convolve");
+  sortstats::CheckInput(v0, "convolve");
+  SHADE_CHECK(mode == "full" || mode == "same" || mode == "valid")
+      << "mode must be one of 'valid', 'same', or 'full' (got '" << mode << "')";
+  NDArray a = a0.reshape({-1}), v = v0.reshape({-1});
+  if (v.numel() > a.numel()) std::swap(a, v);
+  SHADE_CHECK(a.numel() > 0) << "a cannot be empty";
+  SHADE_CHECK(v.numel() > 0) << "v cannot be empty";
+  const int flag = PromoteTypes(a.type_flag(), v.type_flag());
+  const NDArray ac = astype(a, flag).contiguous(), vc = astype(v, flag).contiguous();
+  const index_t n = ac.numel(), m = vc.numel();
+  index_t begin = 0, len = n + m - 1;
+  if (mode == "same") {
+    begin = (m - 1) / 2;
+    len = n;
+  } else if (mode == "valid") {
+    begin = m - 1;
+    len = n - m + 1;
+  }
+  NDArray out = NDArray::Empty({len}, flag);
+  DispatchDType(flag, [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    const T* pa = ac.data<T>();
+    const T* pv = vc.data<T>();
+    T* o = out.data<T>();
+    ParallelFor(0, len, std::max<index_t>(1, kMapGrain / m), [&](index_t b, index_t e) {
+      for (index_t j = b; j < e; ++j) {
+        const index_t k = j + begin;  // out[k] = sum_i a[i] v[k - i]
+        const index_t i0 = std::max<index_t>(0, k - m + 1), i1 = std::min<index_t>(n - 1, k);
+        if constexpr (std::is_same<T, bool>::value) {
+          bool acc = false;
+          for (index_t i = i0; i <= i1; ++i) acc = acc || (pa[i] && pv[k - i]);
+          o[j] = acc;
+        } else if constexpr (kIsFloat16<T>) {
+          float acc = 0;
+          for (index_t i = i0; i <= i1; ++i) acc += static_cast<float>(pa[i]) * static_cast<float>(pv[k - i]);
+          o[j] = T(acc);
+        } else if constexpr (std::is_integral<T>::value) {
+          using U = std::make_unsigned_t<T>;  // wraps as NumPy's integer loops do
+          U acc = 0;
+          for (index_t i = i0; i <= i1; ++i)
+            acc = static_cast<U>(acc + static_cast<U>(static_cast<U>(pa[i]) * static_cast<U>(pv[k - i])));
+          o[j] = static_cast<T>(acc);
+        } else {
+          T acc = 0;
+          for (index_t i = i0; i <= i1; ++i) acc += pa[i] * pv[k - i];
+          o[j] = acc;
+        }
+      }
+    });
+  });
+  return out;
+}
+
+NDArray correlate(const NDArray& a, const NDArray& v, const std::string& mode) {
+  sortstats::CheckInput(v, "correlate");
+  // For real inputs, correlation is the convolution with v reversed (NumPy's result).
+  return convolve(a, flip(v.reshape({-1})), mode);
+}
+
+NDArray interp(const NDArray& x, const NDArray& xp, const NDArray& fp, std::optional<double> left,
+               std::optional<double> right) {
+  sortstats::CheckInput(x, "interp");
+  sortstats::CheckInput(xp, "interp");
+  sortstats::CheckInput(fp, "interp");
+  SHADE_CHECK(xp.ndim() == 1 && fp.ndim() == 1) << "object too deep for desired array";
+  SHADE_CHECK(fp.numel() == xp.numel()) << "fp and xp are not of the same length.";
+  SHADE_CHECK(xp.numel() > 0) << "array of sample points is empty";
+  const NDArray xs = astype(xp, kFloat64).contiguous(), fs = astype(fp, kFloat64).contiguous();
+  const NDArray xv = astype(x, kFloat64).contiguous();
+  const double* px = xs.data<double>();
+  const double* pf = fs.data<double>();
+  const index_t n = xs.numel();
+  const double lval = left ? *left : pf[0], rval = right ? *right : pf[n - 1];
+  NDArray out = NDArray::Empty(x.sizes(), kFloat64);
+  const double* in = xv.data<double>();
+  double* o = out.data<double>();
+  ParallelFor(0, xv.numel(), 4096, [&](index_t b, index_t e) {
+    for (index_t i = b; i < e; ++i) {
+      const double v = in[i];
+      if (v != v) {
+        o[i] = v;
+      } else if (v > px[n - 1]) {
+        o[i] = rval;
+      } else if (v < px[0]) {
+        o[i] = lval;
+      } else if (v == px[n - 1]) {
+        o[i] = pf[n - 1];
+      } else {
+        // The last j with xp[j] <= v; slope form as NumPy's, with its NaN fallbacks.
+        const index_t j = std::upper_bound(px, px + n, v) - px - 1;
+        if (px[j] == v) {
+          o[i] = pf[j];
+          continue;
+        }
+        const double slope = (pf[j + 1] - pf[j]) / (px[j + 1] - px[j]);
+        // The products are kept apart from the adds: a contracted multiply-add rounds once
+        // and would differ from NumPy's values.
+        volatile double prod = slope * (v - px[j]);
+        double r = prod + pf[j];
+        if (r != r) {
+          prod = slope * (v - px[j + 1]);
+          r = prod + pf[j + 1];
+          if (r != r && pf[j] == pf[j + 1]) r = pf[j];
+        }
+        o[i] = r;
+      }
+    }
+  });
+  return out;
 }
 
 }  // namespace shade

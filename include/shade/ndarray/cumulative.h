@@ -1,7 +1,7 @@
 /*!
  * \file cumulative.h
- * \brief Cumulative operations and differences with NumPy 1.24's semantics: cumsum, cumprod,
- *  diff, ediff1d.
+ * \brief Cumulative operations, differences and their relatives with NumPy 1.24's semantics:
+ *  cumsum, cumprod, diff, ediff1d, trapz, convolve, correlate, interp.
  *
  * `axis` = std::nullopt is NumPy's axis=None (the flattened array). Accumulations run in the
  * result dtype, element after element as NumPy's accumulate does (float16 rounds each step):
@@ -12,6 +12,7 @@
 #define SHADE_NDARRAY_CUMULATIVE_H_
 
 #include <optional>
+#include <string>
 
 #include "shade/base/index.h"
 #include "shade/ndarray/ndarray.h"
@@ -38,6 +39,30 @@ NDArray diff(const NDArray& a, index_t n = 1, index_t axis = -1, const NDArray& 
  */
 NDArray ediff1d(const NDArray& ary, const NDArray& to_end = NDArray(),
                 const NDArray& to_begin = NDArray());
+
+/*!
+ * \brief Integral of y along `axis` by the trapezoidal rule (np.trapz): spacing `dx`, or the
+ *  differences of the sample points `x` (1-D of y's length along axis, or y's shape).
+ */
+NDArray trapz(const NDArray& y, const NDArray& x = NDArray(), double dx = 1.0, index_t axis = -1);
+
+/*!
+ * \brief Discrete linear convolution of two 1-D arrays (np.convolve): `mode` "full" (default),
+ *  "same" or "valid"; in their promoted dtype. An empty input or another mode: ValueError.
+ */
+NDArray convolve(const NDArray& a, const NDArray& v, const std::string& mode = "full");
+
+/*! \brief Cross-correlation of two 1-D arrays (np.correlate; default mode "valid"). */
+NDArray correlate(const NDArray& a, const NDArray& v, const std::string& mode = "valid");
+
+/*!
+ * \brief Piecewise-linear interpolation (np.interp, float64) of the points (xp, fp) at x; xp is
+ *  increasing. Left of xp: `left` (default fp[0]); right: `right` (default fp[-1]). Empty xp or
+ *  mismatched lengths: ValueError.
+ */
+NDArray interp(const NDArray& x, const NDArray& xp, const NDArray& fp,
+               std::optional<double> left = std::nullopt,
+               std::optional<double> right = std::nullopt);
 
 }  // namespace shade
 
