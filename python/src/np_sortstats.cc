@@ -647,6 +647,26 @@ void BindSortStats(py::module_& m, py::class_<PyArray>& cls) {
       py::arg("x"), py::arg("xp"), py::arg("fp"), py::arg("left") = py::none(),
       py::arg("right") = py::none(), py::arg("period") = py::none(),
       "Piecewise-linear interpolation.");
+
+  // ---------------------------------------------------------------- rounding
+  // NumPy's round(a, decimals=0, out=None) replaces the registry's one-argument binding, which
+  // it still calls for decimals=0 (lazy, fused).
+  const py::object plain_round = m.attr("round");
+  auto around_fn = [plain_round](py::handle a, int decimals, py::handle out) -> py::object {
+    if (decimals == 0) return plain_round(a, out);
+    return Finish(around(AsNDArray(a), decimals), out, true);
+  };
+  for (const char* name : {"round", "around", "round_"}) {
+    m.attr(name) = py::cpp_function(around_fn, py::name(name), py::scope(m), py::arg("a"),
+                                    py::arg("decimals") = 0, py::arg("out") = py::none(),
+                                    "Round halves to even at the given number of decimals.");
+  }
+  cls.def(
+      "round",
+      [around_fn](py::handle self, int decimals, py::handle out) {
+        return around_fn(self, decimals, out);
+      },
+      py::arg("decimals") = 0, py::arg("out") = py::none(), "Rounded to decimals places.");
 }
 
 }  // namespace python

@@ -615,3 +615,19 @@ def test_interp():
     assert shade.interp(0.5, xp, fp) == np.interp(0.5, xp, fp)
     raises_like(lambda: shade.interp(1, [], []), lambda: np.interp(1, [], []))
     raises_like(lambda: shade.interp(1, [1, 2], [1]), lambda: np.interp(1, [1, 2], [1]))
+
+
+@pytest.mark.parametrize("dtype", ALL)
+def test_round_decimals(dtype):
+    x = data(dtype, (3, 5), 31) if dtype == np.bool_ else \
+        (data(np.float64, (3, 5), 31, nan=False) * 37.3).astype(dtype)
+    if x.dtype.kind == "f":
+        x[0, 0] = np.nan
+    for d in [0, 1, 2, -1, -2]:
+        if dtype == np.bool_ and d != 0:
+            raises_like(lambda: shade.round(x, d), lambda: np.round(x, d))
+            continue
+        same(shade.round(x, d), np.round(x, d))
+        same(shade.around(x.T, decimals=d), np.around(x.T, decimals=d))
+        same(shade.asarray(x).round(d), x.round(d))
+    assert shade.round(2.5) == np.round(2.5)

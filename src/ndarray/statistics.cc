@@ -578,4 +578,21 @@ NDArray nan_to_num(const NDArray& x, double nan, std::optional<double> posinf,
       .eval();
 }
 
+NDArray around(const NDArray& a, int decimals) {
+  sortstats::CheckInput(a, "around");
+  if (decimals == 0) return round(a).eval();
+  SHADE_CHECK_TYPE(a.type_flag() != kBool)
+      << "Cannot cast ufunc 'multiply' output from dtype('float64') to dtype('bool') with "
+         "casting rule 'same_kind'";
+  const double f = std::pow(10.0, std::abs(decimals));
+  if (!IsFloatArray(a)) {
+    if (decimals > 0) return a.Clone();
+    // Through float64 as NumPy does, then back to the integer dtype.
+    return astype(multiply(round(true_divide(a, f)), f).eval(), a.type_flag());
+  }
+  // The scale is a weak scalar: the arithmetic stays in a's float dtype, as NumPy's.
+  if (decimals > 0) return true_divide(round(multiply(a, f)), f).eval();
+  return multiply(round(true_divide(a, f)), f).eval();
+}
+
 }  // namespace shade

@@ -2,7 +2,7 @@
  * \file statistics.h
  * \brief Statistics with NumPy 1.24's semantics: median, quantile, percentile (NumPy's thirteen
  *  methods), ptp, average, the nan* reductions, cov, corrcoef, isclose, allclose, array_equal,
- *  nan_to_num.
+ *  nan_to_num, around.
  *
  * `axes` is a reduction axis set (ndarray/reduce.h: all axes by default, one axis or a list).
  * A lane that holds a NaN gives NaN (NumPy). Result dtypes: median is float64 for integers and
@@ -131,6 +131,14 @@ bool array_equal(const NDArray& a1, const NDArray& a2, bool equal_nan = false);
  */
 NDArray nan_to_num(const NDArray& x, double nan = 0.0, std::optional<double> posinf = std::nullopt,
                    std::optional<double> neginf = std::nullopt);
+
+/*!
+ * \brief a rounded to `decimals` decimal places, halves to even (np.around / np.round): the
+ *  registry's round for decimals == 0, else round(a * 10^d) / 10^d in a's dtype (negative d
+ *  rounds to tens, hundreds...; integers too). Integers are unchanged for d > 0; bool with
+ *  d != 0 throws TypeError (NumPy cannot cast the product back).
+ */
+NDArray around(const NDArray& a, int decimals = 0);
 
 }  // namespace shade
 
