@@ -458,9 +458,11 @@ void BindSortStats(py::module_& m, py::class_<PyArray>& cls) {
 
   // ---------------------------------------------------------------- NaN-ignoring reductions
   using NanRed = NDArray (*)(const NDArray&, const AxisSet&, bool);
-  const std::pair<const char*, NanRed> nan_reductions[] = {
-      {"nansum", &nansum}, {"nanprod", &nanprod}, {"nanmean", &nanmean},
-      {"nanmin", &nanmin}, {"nanmax", &nanmax}};
+  const std::pair<const char*, NanRed> nan_reductions[] = {{"nansum", &nansum},
+                                                           {"nanprod", &nanprod},
+                                                           {"nanmean", &nanmean},
+                                                           {"nanmin", &nanmin},
+                                                           {"nanmax", &nanmax}};
   for (const auto& r : nan_reductions) {
     const NanRed fn = r.second;
     m.def(
@@ -546,8 +548,8 @@ void BindSortStats(py::module_& m, py::class_<PyArray>& cls) {
           const int flag = ParseDType(dtype);
           const auto ax = OptAxis(axis);
           return Finish(
-              NoGil([&]() { return prod ? nancumprod(x, ax, flag) : nancumsum(x, ax, flag); }),
-              out, false);
+              NoGil([&]() { return prod ? nancumprod(x, ax, flag) : nancumsum(x, ax, flag); }), out,
+              false);
         },
         py::arg("a"), py::arg("axis") = py::none(), py::arg("dtype") = py::none(),
         py::arg("out") = py::none(),
@@ -565,8 +567,8 @@ void BindSortStats(py::module_& m, py::class_<PyArray>& cls) {
         const index_t dd = ddof.is_none() ? -1 : ddof.cast<index_t>();
         return Wrap(cov(AsNDArray(mv), OptArray(y), rowvar, bias, dd));
       },
-      py::arg("m"), py::arg("y") = py::none(), py::arg("rowvar") = true,
-      py::arg("bias") = false, py::arg("ddof") = py::none(), py::arg("fweights") = py::none(),
+      py::arg("m"), py::arg("y") = py::none(), py::arg("rowvar") = true, py::arg("bias") = false,
+      py::arg("ddof") = py::none(), py::arg("fweights") = py::none(),
       py::arg("aweights") = py::none(), py::kw_only(), py::arg("dtype") = py::none(),
       "Covariance matrix of the rows (variables) of m.");
   m.def(

@@ -186,13 +186,15 @@ NDArray convolve(const NDArray& a0, const NDArray& v0, const std::string& mode) 
           o[j] = acc;
         } else if constexpr (kIsFloat16<T>) {
           float acc = 0;
-          for (index_t i = i0; i <= i1; ++i) acc += static_cast<float>(pa[i]) * static_cast<float>(pv[k - i]);
+          for (index_t i = i0; i <= i1; ++i)
+            acc += static_cast<float>(pa[i]) * static_cast<float>(pv[k - i]);
           o[j] = T(acc);
         } else if constexpr (std::is_integral<T>::value) {
           using U = std::make_unsigned_t<T>;  // wraps as NumPy's integer loops do
           U acc = 0;
           for (index_t i = i0; i <= i1; ++i)
-            acc = static_cast<U>(acc + static_cast<U>(static_cast<U>(pa[i]) * static_cast<U>(pv[k - i])));
+            acc = static_cast<U>(acc +
+                                 static_cast<U>(static_cast<U>(pa[i]) * static_cast<U>(pv[k - i])));
           o[j] = static_cast<T>(acc);
         } else {
           T acc = 0;

@@ -391,7 +391,9 @@ NDArray average(const NDArray& a, const AxisSet& axes, const NDArray& weights, b
 
 namespace {
 
-bool IsFloatArray(const NDArray& a) { return KindOf(a.type_flag()) == DTypeKind::kFloat; }
+bool IsFloatArray(const NDArray& a) {
+  return KindOf(a.type_flag()) == DTypeKind::kFloat;
+}
 
 // a with its NaNs replaced by `fill` (a itself for non-float arrays).
 NDArray FillNans(const NDArray& a, double fill) {
@@ -435,8 +437,7 @@ NDArray nanvar(const NDArray& a, const AxisSet& axes, index_t ddof, bool keepdim
   const NDArray n = keepdims ? cnt : sum(equal(a, a).eval(), axes, false);
   const NDArray dof = subtract(n, ddof).eval();
   // count - ddof <= 0: NaN, as NumPy.
-  return astype(where(less_equal(dof, 0), Expr(NAN), true_divide(ss, dof)).eval(),
-                a.type_flag());
+  return astype(where(less_equal(dof, 0), Expr(NAN), true_divide(ss, dof)).eval(), a.type_flag());
 }
 
 NDArray nanstd(const NDArray& a, const AxisSet& axes, index_t ddof, bool keepdims) {
@@ -521,8 +522,7 @@ NDArray corrcoef(const NDArray& x, const NDArray& y, bool rowvar) {
   const index_t n = c.size(0);
   const NDArray d = c.as_strided({n}, {n + 1}).contiguous();  // the diagonal
   const NDArray sd = sqrt(d).eval();
-  const NDArray r =
-      true_divide(true_divide(c, sd.reshape({n, 1})), sd.reshape({1, n})).eval();
+  const NDArray r = true_divide(true_divide(c, sd.reshape({n, 1})), sd.reshape({1, n})).eval();
   return clip(r, -1.0, 1.0).eval();
 }
 
