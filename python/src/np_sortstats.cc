@@ -669,6 +669,33 @@ void BindSortStats(py::module_& m, py::class_<PyArray>& cls) {
         return around_fn(self, decimals, out);
       },
       py::arg("decimals") = 0, py::arg("out") = py::none(), "Rounded to decimals places.");
+
+  m.def(
+      "gradient",
+      [](py::handle f, py::args varargs, py::kwargs kwargs) -> py::object {
+        py::object axis = py::none();
+        int edge_order = 1;
+        for (auto kv : kwargs) {
+          const std::string key = py::str(kv.first);
+          if (key == "axis") {
+            axis = py::reinterpret_borrow<py::object>(kv.second);
+          } else if (key == "edge_order") {
+            edge_order = kv.second.cast<int>();
+          } else {
+            throw py::type_error("gradient() got an unexpected keyword argument '" + key + "'");
+          }
+        }
+        std::vector<double> spacing;
+        for (py::handle h : varargs) {
+          const NDArray s = AsNDArray(h);
+          if (s.ndim() != 0) throw py::value_error("gradient: coordinate arrays are not supported");
+          spacing.push_back(item<double>(s));
+        }
+        std::vector<NDArray> g = gradient(AsNDArray(f), spacing, ParseAxes(axis), edge_order);
+        if (g.size() == 1) return Wrap(g[0]);
+        return Tuple(std::move(g));
+      },
+      py::arg("f"), "Gradient by central differences (scalar spacings).");
 }
 
 }  // namespace python

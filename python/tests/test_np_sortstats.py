@@ -631,3 +631,20 @@ def test_round_decimals(dtype):
         same(shade.around(x.T, decimals=d), np.around(x.T, decimals=d))
         same(shade.asarray(x).round(d), x.round(d))
     assert shade.round(2.5) == np.round(2.5)
+
+
+@pytest.mark.parametrize("dtype", [np.int16, np.int64, np.float32, np.float64, np.float16])
+def test_gradient(dtype):
+    f = (data(np.float64, (5, 6), 32, nan=False) * 3).astype(dtype)
+    f = np.where(np.isinf(f.astype(np.float64)), 1, f).astype(dtype)
+    for args, kw in [((), {}), ((2.0,), {}), ((0.5, 3.0), {}), ((), {"axis": 0}),
+                     ((), {"axis": -1, "edge_order": 2}), ((), {"edge_order": 2})]:
+        s, n = shade.gradient(f, *args, **kw), np.gradient(f, *args, **kw)
+        if isinstance(n, np.ndarray):
+            same(s, n, rtol=tol(dtype) * 4)
+        else:
+            assert len(s) == len(n)
+            for a, b in zip(s, n):
+                same(a, b, rtol=tol(dtype) * 4)
+    same(shade.gradient(f[0]), np.gradient(f[0]), rtol=tol(dtype) * 4)
+    raises_like(lambda: shade.gradient(f[:2], edge_order=2), lambda: np.gradient(f[:2], edge_order=2))

@@ -265,4 +265,48 @@ NDArray interp(const NDArray& x, const NDArray& xp, const NDArray& fp, std::opti
   return out;
 }
 
+std::vector<NDArray> gradient(const NDArray& f0, const std::vector<double>& spacing,
+                              const AxisSet& axes, int edge_order) {
+  sortstats::CheckInput(f0, "gradient");
+  SHADE_CHECK(edge_order == 1 || edge_order == 2)
+      << "'edge_order' greater than 2 not supported (got " << edge_order << ")";
+  const std::vector<bool> mask = axes.Mask(f0.sizes(), "gradient");
+  std::vector<int> dims;
+  for (int d = 0; d < f0.ndim(); ++d) {
+    if (mask[d]) dims.push_back(d);
+  }
+  SHADE_CHECK_TYPE(spacing.empty() || spacing.size() == 1 || spacing.size() == dims.size())
+      << "invalid number of arguments: " << spacing.size() << " spacings for " << dims.size()
+      << " axes";
+  SHADE_CHECK_TYPE(f0.type_flag() != kBool) << "gradient: bool input is not supported";
+  // Integers compute in float64 (NumPy converts them first).
+  const NDArray f = KindOf(f0.type_flag()) == DTypeKind::kFloat ? f0 : astype(f0, kFloat64);
+  std::vector<NDArray> out;
+  for (std::size_t i = 0; i < dims.size(); ++i) {
+    const int ax = dims[i];
+    const double h = spacing.empty() ? 1.0 : spacing.size() == 1 ? spacing[0] : spacing[i];
+    const index_t n = f.size(ax);
+    SHADE_CHECK(n >= edge_order + 1)
+        << "Shape of array too small to calculate a numerical gradient, at least (edge_order + "
+           "1) elements are required.";
+    auto at = [&](index_t b, index_t e) { return f.slice(ax, b, e); };
+    // NumPy's operations in its order, so the roundings agree.
+    const NDArray mid = true_divide(subtract(at(2, n), at(0, n - 2)), 2.0 * h).eval();
+    NDArray first, last;
+    if (edge_order == 1) {
+      first = true_divide(subtract(at(1, 2), at(0, 1)), h).eval();
+      last = true_divide(subtract(at(n - 1, n), at(n - 2, n - 1)), h).eval();
+    } else {
+      first = add(add(multiply(-1.5 / h, at(0, 1)), multiply(2.0 / h, at(1, 2))),
+                  multiply(-0.5 / h, at(2, 3)))
+                  .eval();
+      last = add(add(multiply(0.5 / h, at(n - 3, n - 2)), multiply(-2.0 / h, at(n - 2, n - 1))),
+                 multiply(1.5 / h, at(n - 1, n)))
+                 .eval();
+    }
+    out.push_back(cat({first, mid, last}, ax));
+  }
+  return out;
+}
+
 }  // namespace shade

@@ -1,7 +1,7 @@
 /*!
  * \file cumulative.h
  * \brief Cumulative operations, differences and their relatives with NumPy 1.24's semantics:
- *  cumsum, cumprod, diff, ediff1d, trapz, convolve, correlate, interp.
+ *  cumsum, cumprod, diff, ediff1d, gradient, trapz, convolve, correlate, interp.
  *
  * `axis` = std::nullopt is NumPy's axis=None (the flattened array). Accumulations run in the
  * result dtype, element after element as NumPy's accumulate does (float16 rounds each step):
@@ -13,9 +13,11 @@
 
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "shade/base/index.h"
 #include "shade/ndarray/ndarray.h"
+#include "shade/ndarray/reduce.h"
 
 namespace shade {
 
@@ -63,6 +65,15 @@ NDArray correlate(const NDArray& a, const NDArray& v, const std::string& mode = 
 NDArray interp(const NDArray& x, const NDArray& xp, const NDArray& fp,
                std::optional<double> left = std::nullopt,
                std::optional<double> right = std::nullopt);
+
+/*!
+ * \brief Gradient of f along each axis of `axes` (np.gradient with scalar spacings): central
+ *  differences inside, one-sided differences of order `edge_order` (1 or 2) at the ends.
+ *  `spacing` is empty (1 everywhere), one value for every axis, or one per axis. Integers
+ *  compute in float64. An axis shorter than edge_order + 1: ValueError.
+ */
+std::vector<NDArray> gradient(const NDArray& f, const std::vector<double>& spacing = {},
+                              const AxisSet& axes = AxisSet(), int edge_order = 1);
 
 }  // namespace shade
 
