@@ -194,6 +194,21 @@ void BindSortStats(py::module_& m, py::class_<PyArray>& cls) {
       py::arg("a"), py::arg("kth"), py::arg("axis") = -1, py::arg("kind") = "introselect",
       py::arg("order") = py::none(), "Indices that partition an array.");
   cls.def(
+      "partition",
+      [](PyArray& self, py::handle kth, py::handle axis, const std::string&, py::handle order) {
+        NoOrder(order);
+        EvaluateAllPending();
+        const NDArray& x = self.Get();
+        const std::vector<index_t> k = Kth(kth);
+        const auto ax = OptAxis(axis);
+        NoGil([&]() {
+          x.copy_(partition(x, k, ax));
+          return 0;
+        });
+      },
+      py::arg("kth"), py::arg("axis") = -1, py::arg("kind") = "introselect",
+      py::arg("order") = py::none(), "Partition the array in place.");
+  cls.def(
       "argpartition",
       [](py::handle self, py::handle kth, py::handle axis, const std::string&, py::handle order) {
         return Partition(true, self, kth, axis, order);

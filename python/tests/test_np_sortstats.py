@@ -144,6 +144,9 @@ def test_partition(dtype):
             for k in ks:
                 np.testing.assert_array_equal(np.take(got, k, axis=lane),
                                               np.take(ss, k, axis=lane))
+    s = shade.array(x)
+    s.partition(2, axis=0)
+    np.testing.assert_array_equal(np.asarray(s)[2], np.sort(x, axis=0)[2])
     raises_like(lambda: shade.partition(x, 9), lambda: np.partition(x, 9))
     raises_like(lambda: shade.partition(x, -10), lambda: np.partition(x, -10))
     raises_like(lambda: shade.partition(np.array(1), 0), lambda: np.partition(np.array(1), 0))
