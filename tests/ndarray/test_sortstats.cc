@@ -11,6 +11,7 @@
 #include "shade/ndarray/creation.h"
 #include "shade/ndarray/cumulative.h"
 #include "shade/ndarray/histogram.h"
+#include "shade/ndarray/ops.h"
 #include "shade/ndarray/searching.h"
 #include "shade/ndarray/sets.h"
 #include "shade/ndarray/shape_ops.h"
@@ -311,6 +312,57 @@ TEST(SortStats, MedianQuantileLikeSortedLanes) {
   const std::vector<double> av = Values(a);
   EXPECT_DOUBLE_EQ(item<double>(ptp(a)), *std::max_element(av.begin(), av.end()) -
                                              *std::min_element(av.begin(), av.end()));
+}
+
+TEST(SortStats, NanReductionsSkipNans) {
+  const NDArray a = Random({4, 7}, kFloat64, 19);  // one NaN
+  const auto lanes = Lanes2d(a, 1);
+  const std::vector<double> s = Values(nansum(a, 1)), mx = Values(nanmax(a, 1)),
+                            mn = Values(nanmean(a, 1)), md = Values(nanmedian(a, 1));
+  for (std::size_t l = 0; l < lanes.size(); ++l) {
+    std::vector<double> v;
+    for (double x : lanes[l]) {
+      if (!std::isnan(x)) v.push_back(x);
+    }
+    const double total = std::accumulate(v.begin(), v.end(), 0.0);
+    EXPECT_DOUBLE_EQ(s[l], total);
+    EXPECT_EQ(mx[l], *std::max_element(v.begin(), v.end()));
+    EXPECT_DOUBLE_EQ(mn[l], total / static_cast<double>(v.size()));
+    std::sort(v.begin(), v.end());
+    const std::size_t h = v.size() / 2;
+    EXPECT_DOUBLE_EQ(md[l], v.size() % 2 ? v[h] : (v[h - 1] + v[h]) / 2);
+  }
+  EXPECT_TRUE(std::isnan(item<double>(nanmax(full({3}, NAN)))));
+  EXPECT_THROW(nanargmax(full({3}, NAN)), ValueError);
+}
+
+TEST(SortStats, ConvolveInterpIscloseAround) {
+  const NDArray a = Random({9}, kInt32, 20), v = Random({4}, kInt32, 21);
+  const std::vector<double> av = Values(a), vv = Values(v), full_conv = Values(convolve(a, v));
+  ASSERT_EQ(full_conv.size(), 12u);
+  for (std::size_t k = 0; k < 12; ++k) {
+    double c = 0;
+    for (std::size_t i = 0; i < 9; ++i) {
+      if (k >= i && k - i < 4) c += av[i] * vv[k - i];
+    }
+    EXPECT_EQ(full_conv[k], c);
+  }
+  EXPECT_EQ(convolve(a, v, "valid").numel(), 6);
+  EXPECT_THROW(convolve(a, NDArray::Empty({0}, kInt32)), ValueError);
+  const NDArray xp = linspace(0, 4, 5), fp = linspace(10, 50, 5);
+  const std::vector<double> iv = Values(interp(linspace(-1, 5, 13), xp, fp));
+  for (int i = 0; i < 13; ++i) {
+    const double x = -1 + 0.5 * i;
+    EXPECT_DOUBLE_EQ(iv[i], x < 0 ? 10 : x > 4 ? 50 : 10 + 10 * x);
+  }
+  EXPECT_THROW(interp(xp, xp, linspace(0, 1, 3)), ValueError);
+  const NDArray p = linspace(0, 1, 5);
+  EXPECT_TRUE(allclose(p, NDArray(add(p, 1e-9))));
+  EXPECT_FALSE(allclose(p, NDArray(add(p, 1e-3))));
+  EXPECT_TRUE(array_equal(p, p.Clone()));
+  const std::vector<double> r = Values(around(linspace(0.125, 1.125, 5), 2));
+  const double want[] = {0.12, 0.38, 0.62, 0.88, 1.12};  // halves to even
+  for (int i = 0; i < 5; ++i) EXPECT_NEAR(r[i], want[i], 1e-12);
 }
 
 }  // namespace
