@@ -825,6 +825,7 @@ PYBIND11_MODULE(_shade, m) {
   BindConstruct(m, cls);
   BindLinalg(m);
   BindNpRandom(m);
+  BindSortStats(m, cls);
   m.def(
       "set_num_threads", [](int n) { SetNumThreads(n); }, py::arg("n"),
       "Threads the kernels use (>= 1).");

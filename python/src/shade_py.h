@@ -123,6 +123,8 @@ void BindConstruct(py::module_& m, py::class_<PyArray>& cls);
 void SetViewBase(py::handle view, py::handle parent, bool known_view);
 /*! \brief Binds the shade.linalg submodule and outer, inner, vdot, kron, cross (np_linalg.cc). */
 void BindLinalg(py::module_& m);
+/*! \brief Binds sorting, searching, sets, counting, cumulative and statistics (np_sortstats.cc). */
+void BindSortStats(py::module_& m, py::class_<PyArray>& cls);
 /*! \brief Binds __getitem__ / __setitem__ (indexing.cc). */
 void BindIndexing(py::class_<PyArray>& cls);
 /*! \brief Binds the `_random` submodule: NumPy's RandomState and Generator (np_random.cc). */
