@@ -24,10 +24,10 @@
 namespace shade {
 namespace python {
 namespace {
-
 py::object NotImplemented() {
   return py::reinterpret_borrow<py::object>(Py_NotImplemented);
 }
+}  // namespace
 
 // Builds op(args[0..n)) and wraps it; a pending operand that would overflow the expression's
 // capacity is evaluated first. Operands that are no array-like give NotImplemented unless
@@ -70,18 +70,14 @@ py::object Apply(OpCode op, const py::handle* args, int n, bool strict) {
   }
 }
 
-py::object Apply(OpCode op, std::initializer_list<py::handle> args, bool strict) {
-  return Apply(op, args.begin(), static_cast<int>(args.size()), strict);
-}
-
 // op(args...) written into `out` (NumPy's out=, same_kind casting); returns out.
-py::object ApplyInto(OpCode op, std::initializer_list<py::handle> args, py::handle out) {
+py::object ApplyInto(OpCode op, const py::handle* args, int n_args, py::handle out) {
   PyArray* target = AsPyArray(out);
   if (target == nullptr) throw py::type_error("out= must be a shade.ndarray");
   EvaluateAllPending();  // expressions read their inputs when they run: before this write
   std::optional<Expr> ops[3];
-  int n = 0;
-  for (py::handle h : args) ops[n++] = ToOperand(h, true);
+  const int n = n_args;
+  for (int i = 0; i < n; ++i) ops[i] = ToOperand(args[i], true);
   const NDArray& dst = target->Get();
   Expr e = n == 1   ? Expr::Make(op, std::move(*ops[0]))
            : n == 2 ? Expr::Make(op, std::move(*ops[0]), std::move(*ops[1]))
@@ -93,6 +89,24 @@ py::object ApplyInto(OpCode op, std::initializer_list<py::handle> args, py::hand
   CountEvaluation();
   return py::reinterpret_borrow<py::object>(out);
 }
+
+// NumPy returns scalars for 0-d results of reductions and products.
+py::object ScalarOrArray(NDArray r) {
+  if (r.ndim() == 0) return ElementAsScalar(r);
+  return Wrap(std::move(r));
+}
+
+// The same with the operands as a braced list (overloads in this namespace: an overload in the
+// anonymous namespace would hide the pointer forms above).
+py::object Apply(OpCode op, std::initializer_list<py::handle> args, bool strict) {
+  return Apply(op, args.begin(), static_cast<int>(args.size()), strict);
+}
+
+py::object ApplyInto(OpCode op, std::initializer_list<py::handle> args, py::handle out) {
+  return ApplyInto(op, args.begin(), static_cast<int>(args.size()), out);
+}
+
+namespace {
 
 // `a op= b`: evaluated into a's own elements.
 py::object InPlace(OpCode op, py::handle self, py::handle other) {
@@ -134,12 +148,6 @@ PyObject* RichCompareSlot(PyObject* a, PyObject* b, int op) {
     SetPythonError();
     return nullptr;
   }
-}
-
-// NumPy returns scalars for 0-d results of reductions and products.
-py::object ScalarOrArray(NDArray r) {
-  if (r.ndim() == 0) return ElementAsScalar(r);
-  return Wrap(std::move(r));
 }
 
 template <typename F>
@@ -304,49 +312,6 @@ py::object Load(const std::string& path) {
     return d;
   }
   return Wrap(WithoutGil([&]() { return io::LoadNpy(path); }));
-}
-
-void BindOps(py::module_& m) {
-  // Every op of the registry under its NumPy name: new ops appear here without a binding.
-  for (int code = 0; code < static_cast<int>(OpCode::kNumOps); ++code) {
-    const auto op = static_cast<OpCode>(code);
-    const int arity = OpArity(op);
-    const std::string name = OpName(op);
-    const std::string doc =
-        "shade." + name +
-        ": elementwise, broadcasting, NEP 50 promotion; lazy (fused) on large operands.";
-    if (arity == 1) {
-      m.def(
-          name.c_str(),
-          [op](py::handle a, py::handle out) {
-            return out.is_none() ? Apply(op, {a}, true) : ApplyInto(op, {a}, out);
-          },
-          py::arg("x"), py::arg("out") = py::none(), doc.c_str());
-    } else if (arity == 2) {
-      m.def(
-          name.c_str(),
-          [op](py::handle a, py::handle b, py::handle out) {
-            return out.is_none() ? Apply(op, {a, b}, true) : ApplyInto(op, {a, b}, out);
-          },
-          py::arg("x1"), py::arg("x2"), py::arg("out") = py::none(), doc.c_str());
-    } else {
-      m.def(
-          name.c_str(),
-          [op](py::handle a, py::handle b, py::handle c, py::handle out) {
-            return out.is_none() ? Apply(op, {a, b, c}, true) : ApplyInto(op, {a, b, c}, out);
-          },
-          py::arg("x1"), py::arg("x2"), py::arg("x3"), py::arg("out") = py::none(), doc.c_str());
-    }
-  }
-  // The other names of the same ops (NumPy's and shade's C++ ones), whichever the registry uses.
-  const std::pair<const char*, const char*> aliases[] = {
-      {"divide", "true_divide"}, {"absolute", "abs"}, {"invert", "bitwise_not"}, {"clip", "clamp"}};
-  for (const auto& alias : aliases) {
-    if (!py::hasattr(m, alias.first) && py::hasattr(m, alias.second))
-      m.attr(alias.first) = m.attr(alias.second);
-    if (!py::hasattr(m, alias.second) && py::hasattr(m, alias.first))
-      m.attr(alias.second) = m.attr(alias.first);
-  }
 }
 
 #define SHADE_PY_BINARY_OPERATORS(X) \
@@ -814,7 +779,7 @@ PYBIND11_MODULE(_shade, m) {
   BindIndexing(cls);
   BindArrayBasics(cls);
   BindOperators(cls);
-  BindOps(m);
+  BindUfuncs(m);
   BindReductions(m, cls);
   BindShapeOps(m, cls);
   BindCreation(m);
