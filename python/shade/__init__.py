@@ -101,3 +101,40 @@ ndarray.__array__ = _array
 ndarray.__str__ = _str
 ndarray.tolist = _tolist
 ndarray.__module__ = "shade"
+
+
+# --- ufunc topic: constants, dtype objects and machine limits (issue 40, item 2) ------------
+from ._shade import ufunc, _finfo, _iinfo, __version__  # noqa: E402,F401
+
+
+class _BFloat16FInfo:
+    """np.finfo's fields for shade.bfloat16 (NumPy has no bfloat16), from shade::FInfo."""
+
+    def __init__(self):
+        for key, value in _finfo(bfloat16).items():
+            setattr(self, key, value)
+        self.dtype = bfloat16
+
+    def __repr__(self):
+        return ("finfo(resolution=%g, min=%g, max=%g, dtype=bfloat16)"
+                % (self.resolution, self.min, self.max))
+
+
+def finfo(dtype):
+    """Machine limits of a float dtype (numpy.finfo; shade.bfloat16 too)."""
+    if dtype is bfloat16 or (isinstance(dtype, str) and dtype == "bfloat16") or getattr(
+            dtype, "dtype", None) == bfloat16:
+        return _BFloat16FInfo()
+    return _np.finfo(getattr(dtype, "dtype", dtype) if isinstance(dtype, ndarray) else dtype)
+
+
+def iinfo(dtype):
+    """Machine limits of an integer dtype (numpy.iinfo)."""
+    return _np.iinfo(getattr(dtype, "dtype", dtype) if isinstance(dtype, ndarray) else dtype)
+
+
+def dtype(obj):
+    """numpy.dtype(obj), or shade.bfloat16 for bfloat16."""
+    if obj is bfloat16 or (isinstance(obj, str) and obj == "bfloat16"):
+        return bfloat16
+    return _np.dtype(obj)

@@ -7,6 +7,8 @@
 #include <utility>
 #include <vector>
 
+#include "shade/ndarray/build_info.h"
+#include "shade/ndarray/numeric_info.h"
 #include "shade/ndarray/ops.h"
 #include "shade/ndarray/promotion.h"
 #include "shade/ndarray/shape_ops.h"
@@ -293,10 +295,67 @@ void BindUfuncClass(py::module_& m) {
   reinterpret_cast<PyTypeObject*>(cls.ptr())->tp_call = &UfuncCall;
 }
 
+// Constants, dtype limits and the build description (numeric_info.h, build_info.h).
+void BindNumericInfo(py::module_& m) {
+  m.attr("pi") = constants::pi;
+  m.attr("e") = constants::e;
+  m.attr("euler_gamma") = constants::euler_gamma;
+  m.attr("inf") = constants::inf;
+  m.attr("nan") = constants::nan;
+  m.attr("__version__") = GetBuildInfo().version;
+  m.def(
+      "_finfo",
+      [](py::handle dtype) {
+        const FloatInfo f = FInfo(ParseDType(dtype));
+        py::dict d;
+        d["bits"] = f.bits;
+        d["nmant"] = f.nmant;
+        d["nexp"] = f.nexp;
+        d["machep"] = f.machep;
+        d["negep"] = f.negep;
+        d["minexp"] = f.minexp;
+        d["maxexp"] = f.maxexp;
+        d["precision"] = f.precision;
+        d["eps"] = f.eps;
+        d["epsneg"] = f.epsneg;
+        d["max"] = f.max;
+        d["min"] = f.min;
+        d["tiny"] = f.tiny;
+        d["smallest_normal"] = f.tiny;
+        d["smallest_subnormal"] = f.smallest_subnormal;
+        d["resolution"] = f.resolution;
+        return d;
+      },
+      py::arg("dtype"), "np.finfo's fields of a float dtype (shade::FInfo), as a dict.");
+  m.def(
+      "_iinfo",
+      [](py::handle dtype) {
+        const IntInfo i = IInfo(ParseDType(dtype));
+        py::dict d;
+        d["bits"] = i.bits;
+        d["min"] = i.min;
+        d["max"] = i.max;
+        return d;
+      },
+      py::arg("dtype"), "np.iinfo's fields of an integer dtype (shade::IInfo), as a dict.");
+  m.def(
+      "show_config",
+      []() {
+        const std::string text = BuildInfoText(
+            {{"python module", "yes (shade._shade, Python " + std::to_string(PY_MAJOR_VERSION) +
+                                   "." + std::to_string(PY_MINOR_VERSION) + ")"},
+             {"mpi (shade::dist)", "not linked into the Python module"}});
+        py::print(text, py::arg("end") = "");
+      },
+      "Prints how shade was built: SIMD targets (compiled, chosen here), BLAS, threads, "
+      "optional components.");
+}
+
 }  // namespace
 
 void BindUfuncs(py::module_& m) {
   BindUfuncClass(m);
+  BindNumericInfo(m);
   // One ufunc per registry op under its NumPy name: new ops appear here without a binding.
   for (const UfuncInfo& info : AllUfuncs()) {
     py::object u = py::cast(PyUfunc{info.op});
