@@ -88,6 +88,16 @@ int LoopOutput(OpCode op, int in, const char* method) {
   return Expr::Make(op, Expr(probe), Expr(probe)).dtype();
 }
 
+// LoopOutput for a stated or implied dtype: a stated dtype must be the loop's output too.
+int LoopOutput(OpCode op, int in, int dtype, const char* method) {
+  const int out = LoopOutput(op, in, method);
+  SHADE_CHECK_AS(TypeError, dtype < 0 || out == dtype)
+      << "No loop matching the specified signature and casting was found for ufunc "
+      << UfuncInfoOf(op).name << " (" << method << " with dtype " << TypeFlagName(dtype)
+      << " computes " << TypeFlagName(out) << ")";
+  return out;
+}
+
 // A new array of `dtype` holding `v` (broadcast to `shape`).
 NDArray Filled(IndexSpan shape, int dtype, const NDArray& v) {
   NDArray r = NDArray::Empty(shape, dtype);
@@ -104,7 +114,8 @@ NDArray IdentityArray(IndexSpan shape, int dtype, UfuncIdentity id) {
   }
   SHADE_CHECK(id != UfuncIdentity::kMinusInf)
       << "the identity -inf has no value in " << TypeFlagName(dtype);
-  return full_int(shape, static_cast<std::int64_t>(UfuncIdentityValue(id)), dtype);
+  // -1 converted (unsafe) to an unsigned dtype is its all-ones value, as NumPy's identity.
+  return astype(full_int(shape, static_cast<std::int64_t>(UfuncIdentityValue(id)), kInt64), dtype);
 }
 
 // The fast reductions of reduce.h for the ops that have one.
@@ -171,7 +182,7 @@ NDArray Reduce(OpCode op, const NDArray& a, const UfuncReduceOptions& opt) {
   const UfuncInfo& info = BinaryInfo(op, "reduce");
   SHADE_CHECK(a.defined()) << info.name << ".reduce: the array is undefined";
   const int in = LoopInput(op, a.type_flag(), opt.dtype);
-  const int out = LoopOutput(op, in, "reduce");
+  const int out = LoopOutput(op, in, opt.dtype, "reduce");
   const std::vector<bool> mask = opt.axes.Mask(a.sizes(), info.name);
   std::vector<index_t> reduced, kept, kept_shape, keep_shape;
   index_t n = 1;
@@ -243,7 +254,7 @@ NDArray Accumulate(OpCode op, const NDArray& a, index_t axis, int dtype) {
       << "axis " << axis << " is out of bounds for array of dimension " << a.ndim();
   if (axis < 0) axis += a.ndim();
   const int in = LoopInput(op, a.type_flag(), dtype);
-  const int out = LoopOutput(op, in, "accumulate");
+  const int out = LoopOutput(op, in, dtype, "accumulate");
   const NDArray x = in == a.type_flag() ? a : astype(a, in);
   NDArray r = NDArray::Empty(a.sizes(), out);
   const index_t n = a.size(axis);
@@ -269,13 +280,13 @@ NDArray ReduceAt(OpCode op, const NDArray& a, const std::vector<index_t>& indice
         << "index " << i << " out-of-bounds in " << info.name << ".reduceat [0, " << n << ")";
   }
   const int in = LoopInput(op, a.type_flag(), dtype);
-  const int out = LoopOutput(op, in, "reduceat");
+  const int out = LoopOutput(op, in, dtype, "reduceat");
   std::vector<index_t> shape = Vec(a.sizes());
   shape[static_cast<std::size_t>(axis)] = static_cast<index_t>(indices.size());
   NDArray r = NDArray::Empty(shape, out);
   UfuncReduceOptions opt;
   opt.axes = AxisSet(axis);
-  opt.dtype = in;
+  opt.dtype = dtype;
   for (std::size_t k = 0; k < indices.size(); ++k) {
     const index_t start = indices[k];
     const index_t end = k + 1 < indices.size() ? indices[k + 1] : n;
