@@ -9,6 +9,7 @@ numpy.float32`` and ``a.dtype == shade.float32`` hold (``a.dtype`` is a ``numpy.
 bfloat16, which NumPy lacks, is ``shade.bfloat16``.
 """
 import builtins as _builtins
+import contextlib as _contextlib
 import os as _os
 
 import numpy as _np
@@ -79,12 +80,6 @@ def savez_compressed(file, *args, **kwds):
     _save_npz(_npz_path(file), _named(args, kwds), True)
 
 
-def _str(self):
-    if self.dtype == bfloat16:
-        return str(_np.asarray(self.astype(float32)))
-    return str(_np.asarray(self))
-
-
 def _tolist(self):
     if self.dtype == bfloat16:
         return _np.asarray(self.astype(float32)).tolist()
@@ -98,7 +93,6 @@ def _array(self, dtype=None):
 
 
 ndarray.__array__ = _array
-ndarray.__str__ = _str
 ndarray.tolist = _tolist
 ndarray.__module__ = "shade"
 
@@ -138,3 +132,15 @@ def dtype(obj):
     if obj is bfloat16 or (isinstance(obj, str) and obj == "bfloat16"):
         return bfloat16
     return _np.dtype(obj)
+
+
+@_contextlib.contextmanager
+def printoptions(*args, **kwargs):
+    """Context manager: set_printoptions(*args, **kwargs) inside, the previous options after."""
+    saved = get_printoptions()
+    try:
+        set_printoptions(*args, **kwargs)
+        yield get_printoptions()
+    finally:
+        set_printoptions(**{k: v for k, v in saved.items()
+                            if k not in ("nanstr", "infstr", "formatter", "legacy")})

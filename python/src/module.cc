@@ -3,8 +3,10 @@
 // .npy/.npz I/O and threads. Kernels run with the GIL released.
 #include <pybind11/stl.h>
 
+#include <cmath>
 #include <cstdio>
 #include <fstream>
+#include <limits>
 #include <string>
 #include <utility>
 #include <vector>
@@ -264,31 +266,6 @@ NDArray Arange(py::handle start, py::handle stop, py::handle step, py::handle dt
   }
   return detail::ArangeFloat(start.cast<double>(), stop.cast<double>(), st.cast<double>(),
                              flag < 0 ? kFloat64 : flag);
-}
-
-// NumPy 1.24's repr from print.h's text: print.h always names the dtype and adds shape= to
-// summarised and empty arrays; NumPy omits float64/int64/bool for non-empty arrays, never shows
-// shape= for summarised ones and writes every empty array as array([], ...).
-std::string Repr(const NDArray& a) {
-  if (a.numel() == 0) {  // NumPy: array([], shape=(0, 3), dtype=float64); shape= from rank 2 on
-    std::string s = "array([], ";
-    if (a.ndim() > 1) {
-      s += "shape=(";
-      for (index_t d = 0; d < a.ndim(); ++d) s += (d ? ", " : "") + std::to_string(a.size(d));
-      s += "), ";
-    }
-    return s + "dtype=" + TypeFlagName(a.type_flag()) + ")";
-  }
-  std::string s = ToString(a);
-  const std::size_t shape_at = s.rfind(", shape=(");
-  if (shape_at != std::string::npos) s.erase(shape_at, s.find(')', shape_at) + 1 - shape_at);
-  const int f = a.type_flag();
-  if (f == kFloat64 || f == kInt64 || f == kBool) {
-    const std::string dtype_part = std::string(", dtype=") + TypeFlagName(f);
-    const std::size_t p = s.rfind(dtype_part);
-    if (p != std::string::npos) s.erase(p, dtype_part.size());
-  }
-  return s;
 }
 
 py::object Load(const std::string& path) {
@@ -722,7 +699,8 @@ void BindArrayBasics(py::class_<PyArray>& cls) {
         return py::reinterpret_borrow<py::object>(self);
       },
       "Runs a pending (fused) expression now; returns self.");
-  cls.def("__repr__", [](PyArray& self) { return Repr(self.Get()); });
+  cls.def("__repr__", [](PyArray& self) { return NumPyRepr(self.Get()); });
+  cls.def("__str__", [](PyArray& self) { return NumPyStr(self.Get()); });
   cls.def("__len__", [](PyArray& self) {
     const NDArray& a = self.Get();
     if (a.ndim() == 0) throw py::type_error("len() of unsized object");
@@ -749,6 +727,70 @@ void BindArrayBasics(py::class_<PyArray>& cls) {
     EvaluateAllPending();
     self.Get().copy_(AsNDArray(value));
   });
+}
+
+// NumPy's print options: the C++ state of print.h (GetPrintOptions / SetPrintOptions).
+void BindPrinting(py::module_& m) {
+  m.def(
+      "set_printoptions",
+      [](py::handle precision, py::handle threshold, py::handle edgeitems, py::handle linewidth,
+         py::handle suppress, py::handle nanstr, py::handle infstr, py::handle formatter,
+         py::handle sign, py::handle floatmode, py::handle legacy) {
+        if (!nanstr.is_none() || !infstr.is_none() || !formatter.is_none() ||
+            !(legacy.is_none() || legacy.ptr() == Py_False)) {
+          throw py::value_error(
+              "set_printoptions: nanstr, infstr, formatter and legacy are not supported by shade");
+        }
+        PrintOptions opt = GetPrintOptions();
+        if (!precision.is_none()) opt.precision = precision.cast<int>();
+        if (!threshold.is_none()) {
+          const double t = threshold.cast<double>();
+          if (std::isnan(t))
+            throw py::value_error(
+                "threshold must be non-NAN, try sys.maxsize for untruncated "
+                "representation");
+          opt.threshold =
+              t >= 9.2e18 ? std::numeric_limits<index_t>::max() : threshold.cast<index_t>();
+        }
+        if (!edgeitems.is_none()) opt.edgeitems = edgeitems.cast<index_t>();
+        if (!linewidth.is_none()) opt.linewidth = linewidth.cast<int>();
+        if (!suppress.is_none()) opt.suppress = suppress.cast<bool>();
+        if (!sign.is_none()) {
+          const std::string s = sign.cast<std::string>();
+          if (s != "-" && s != "+" && s != " ")
+            throw py::value_error("sign option must be one of ' ', '+', or '-'");
+          opt.sign = s[0];
+        }
+        if (!floatmode.is_none()) opt.floatmode = ParseFloatMode(floatmode.cast<std::string>());
+        SetPrintOptions(opt);
+      },
+      py::arg("precision") = py::none(), py::arg("threshold") = py::none(),
+      py::arg("edgeitems") = py::none(), py::arg("linewidth") = py::none(),
+      py::arg("suppress") = py::none(), py::arg("nanstr") = py::none(),
+      py::arg("infstr") = py::none(), py::arg("formatter") = py::none(),
+      py::arg("sign") = py::none(), py::arg("floatmode") = py::none(), py::kw_only(),
+      py::arg("legacy") = py::none(),
+      "Sets how arrays print (numpy.set_printoptions): precision, threshold, edgeitems, "
+      "linewidth, suppress, sign, floatmode. None leaves an option as it is.");
+  m.def(
+      "get_printoptions",
+      []() {
+        const PrintOptions o = GetPrintOptions();
+        py::dict d;
+        d["edgeitems"] = o.edgeitems;
+        d["threshold"] = o.threshold;
+        d["floatmode"] = FloatModeName(o.floatmode);
+        d["precision"] = o.precision;
+        d["suppress"] = o.suppress;
+        d["linewidth"] = o.linewidth;
+        d["nanstr"] = "nan";
+        d["infstr"] = "inf";
+        d["sign"] = std::string(1, o.sign);
+        d["formatter"] = py::none();
+        d["legacy"] = false;
+        return d;
+      },
+      "The print options in force, as a dict (numpy.get_printoptions).");
 }
 
 void BindIO(py::module_& m) {
@@ -784,6 +826,7 @@ PYBIND11_MODULE(_shade, m) {
   BindShapeOps(m, cls);
   BindCreation(m);
   BindIO(m);
+  BindPrinting(m);
   m.def(
       "set_num_threads", [](int n) { SetNumThreads(n); }, py::arg("n"),
       "Threads the kernels use (>= 1).");

@@ -252,3 +252,68 @@ def test_show_config(capsys):
     text = capsys.readouterr().out
     for part in ["SIMD extensions", "chosen at run time", "BLAS", "threads", "onednn"]:
         assert part in text
+
+
+def _print_cases():
+    rng = np.random.default_rng(5)
+    cases = [
+        np.array([1.5, 2.25, -3.0, 10.0]), np.array([0.1, 0.2, 0.30000000000000004]),
+        np.array([1e-5, 1.0]), np.array([1e8, 1.0, -2.5]), np.array([1e-100, 1.0]),
+        np.array([np.nan, 1.5, -np.inf]), np.array([np.nan, np.inf]), np.array([0.0, -0.0]),
+        np.arange(30), np.arange(2000), np.arange(1100).reshape(100, 11), np.arange(24).reshape(2, 3, 4),
+        np.array([True, False]), np.array([True, True]), np.array(3.5), np.array(7),
+        np.array(True), np.array(1e-7), np.array([], dtype=np.float64), np.zeros((0, 3)),
+        np.array([1, -20, 300], dtype=np.int32), np.array([1, 2], dtype=np.uint8),
+        np.array([0.1, 1 / 3], dtype=np.float32), np.array([1.5, 2], dtype=np.float16),
+        rng.standard_normal((4, 5)), rng.standard_normal(40) * 1e3, rng.standard_normal((3, 4)).astype(np.float32),
+        np.linspace(0, 1, 100).reshape(10, 10), np.array([123456.789, 0.001]),
+        np.arange(12.0).reshape(3, 4)[:, ::2],
+    ]
+    return cases
+
+
+OPTION_SETS = [
+    {}, {"precision": 3}, {"precision": 2, "floatmode": "fixed"}, {"floatmode": "unique"},
+    {"floatmode": "maxprec_equal"}, {"suppress": True}, {"sign": "+"}, {"sign": " "},
+    {"linewidth": 40}, {"threshold": 10, "edgeitems": 2}, {"linewidth": 120, "precision": 4},
+    {"threshold": 5, "edgeitems": 1, "sign": "+", "precision": 1, "floatmode": "fixed"},
+]
+
+
+@pytest.mark.parametrize("options", OPTION_SETS)
+def test_print_matches_numpy(options):
+    saved_np = np.get_printoptions()
+    try:
+        np.set_printoptions(**options)
+        with shade.printoptions(**options):
+            for x in _print_cases():
+                s = shade.asarray(x)
+                assert repr(s) == repr(x), (options, x)
+                assert str(s) == str(x), (options, x)
+    finally:
+        np.set_printoptions(**saved_np)
+    assert shade.get_printoptions()["precision"] == 8
+
+
+def test_printoptions_state():
+    o = shade.get_printoptions()
+    assert {k: o[k] for k in ["precision", "threshold", "edgeitems", "linewidth", "suppress",
+                              "sign", "floatmode"]} == {
+        k: np.get_printoptions()[k] for k in ["precision", "threshold", "edgeitems", "linewidth",
+                                              "suppress", "sign", "floatmode"]}
+    with shade.printoptions(precision=2) as cur:
+        assert cur["precision"] == 2
+        assert repr(shade.asarray(np.array([1.23456]))) == "array([1.23])"
+    assert shade.get_printoptions()["precision"] == 8
+    with pytest.raises(ValueError):
+        shade.set_printoptions(sign="x")
+    with pytest.raises(ValueError):
+        shade.set_printoptions(floatmode="bogus")
+    with pytest.raises(ValueError):
+        shade.set_printoptions(threshold=float("nan"))
+    shade.set_printoptions(threshold=float("inf"))
+    assert "..." not in repr(shade.arange(5000))
+    shade.set_printoptions(threshold=1000)
+    assert shade.get_printoptions() == o
+    b = shade.asarray(np.array([1.5, 2.0])).astype(shade.bfloat16)
+    assert repr(b) == "array([1.5, 2. ], dtype=bfloat16)" and str(b) == "[1.5 2. ]"
