@@ -144,3 +144,24 @@ def printoptions(*args, **kwargs):
     finally:
         set_printoptions(**{k: v for k, v in saved.items()
                             if k not in ("nanstr", "infstr", "formatter", "legacy")})
+
+
+class errstate(_contextlib.ContextDecorator):
+    """Context manager for floating-point error handling (numpy.errstate): keyword arguments as
+    seterr's (all, divide, over, under, invalid), and ``call`` as seterrcall's."""
+
+    _unset = object()
+
+    def __init__(self, *, call=_unset, **kwargs):
+        self.call = call
+        self.kwargs = kwargs
+
+    def __enter__(self):
+        self._old = seterr(**self.kwargs)
+        if self.call is not errstate._unset:
+            self._old_call = seterrcall(self.call)
+
+    def __exit__(self, *exc_info):
+        seterr(**self._old)
+        if self.call is not errstate._unset:
+            seterrcall(self._old_call)

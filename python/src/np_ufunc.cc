@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "shade/ndarray/build_info.h"
+#include "shade/ndarray/float_errors.h"
 #include "shade/ndarray/numeric_info.h"
 #include "shade/ndarray/ops.h"
 #include "shade/ndarray/promotion.h"
@@ -295,6 +296,84 @@ void BindUfuncClass(py::module_& m) {
   reinterpret_cast<PyTypeObject*>(cls.ptr())->tp_call = &UfuncCall;
 }
 
+// np.seterr / geterr / seterrcall over float_errors.h. Warnings are Python RuntimeWarnings; the
+// errcall object (a function, or an object with `write` for 'log') is module state.
+py::object& ErrCall() {
+  static py::object* call = new py::object(py::none());  // leaked: outlives interpreter teardown
+  return *call;
+}
+
+py::dict PolicyDict(const FloatErrorPolicy& p) {
+  py::dict d;
+  d["divide"] = FloatErrorActionName(p.divide);
+  d["over"] = FloatErrorActionName(p.over);
+  d["under"] = FloatErrorActionName(p.under);
+  d["invalid"] = FloatErrorActionName(p.invalid);
+  return d;
+}
+
+void PythonFloatErrorHandler(FloatErrorAction action, const std::string& message, const char* kind,
+                             unsigned flag) {
+  py::gil_scoped_acquire gil;
+  if (action == FloatErrorAction::kWarn) {
+    if (PyErr_WarnEx(PyExc_RuntimeWarning, message.c_str(), 1) < 0) throw py::error_already_set();
+    return;
+  }
+  py::object call = ErrCall();
+  if (action == FloatErrorAction::kCall) {
+    if (call.is_none()) {
+      throw py::value_error("Callback function must be set via seterrcall for 'call' (" + message +
+                            ")");
+    }
+    call(kind, flag);
+  } else {  // kLog
+    if (call.is_none() || !py::hasattr(call, "write")) {
+      throw py::value_error("Log object must be set via seterrcall for 'log' (" + message + ")");
+    }
+    call.attr("write")("Warning: " + message + "\n");
+  }
+}
+
+void BindFloatErrors(py::module_& m) {
+  SetFloatErrorHandler(&PythonFloatErrorHandler);
+  m.def(
+      "seterr",
+      [](py::handle all, py::handle divide, py::handle over, py::handle under, py::handle invalid) {
+        FloatErrorPolicy p = GetFloatErrorPolicy();
+        const py::dict old = PolicyDict(p);
+        auto set = [](py::handle h, FloatErrorAction* a) {
+          if (!h.is_none()) *a = ParseFloatErrorAction(py::str(h));
+        };
+        for (FloatErrorAction* a : {&p.divide, &p.over, &p.under, &p.invalid}) set(all, a);
+        set(divide, &p.divide);
+        set(over, &p.over);
+        set(under, &p.under);
+        set(invalid, &p.invalid);
+        SetFloatErrorPolicy(p);
+        return old;
+      },
+      py::arg("all") = py::none(), py::arg("divide") = py::none(), py::arg("over") = py::none(),
+      py::arg("under") = py::none(), py::arg("invalid") = py::none(),
+      "Sets how floating-point errors are handled (numpy.seterr): 'ignore', 'warn', 'raise', "
+      "'call', 'print' or 'log' per kind; returns the old settings. Per thread.");
+  m.def(
+      "geterr", []() { return PolicyDict(GetFloatErrorPolicy()); },
+      "The floating-point error handling in force (numpy.geterr).");
+  m.def(
+      "seterrcall",
+      [](py::object func) {
+        if (!func.is_none() && !PyCallable_Check(func.ptr()) && !py::hasattr(func, "write"))
+          throw py::type_error("Only callable can be used as callback");
+        py::object old = ErrCall();
+        ErrCall() = func;
+        return old;
+      },
+      py::arg("func"),
+      "Sets the function ('call') or object with write ('log') for floating-point errors.");
+  m.def(
+      "geterrcall", []() { return ErrCall(); }, "The current seterrcall object.");
+}
+
 // Constants, dtype limits and the build description (numeric_info.h, build_info.h).
 void BindNumericInfo(py::module_& m) {
   m.attr("pi") = constants::pi;
@@ -356,6 +435,7 @@ void BindNumericInfo(py::module_& m) {
 void BindUfuncs(py::module_& m) {
   BindUfuncClass(m);
   BindNumericInfo(m);
+  BindFloatErrors(m);
   // One ufunc per registry op under its NumPy name: new ops appear here without a binding.
   for (const UfuncInfo& info : AllUfuncs()) {
     py::object u = py::cast(PyUfunc{info.op});
