@@ -317,3 +317,58 @@ def test_printoptions_state():
     assert shade.get_printoptions() == o
     b = shade.asarray(np.array([1.5, 2.0])).astype(shade.bfloat16)
     assert repr(b) == "array([1.5, 2. ], dtype=bfloat16)" and str(b) == "[1.5 2. ]"
+
+
+def test_errstate_matches_numpy():
+    x = np.array([1.0, 0.0, -1.0])
+    sx = shade.asarray(x)
+    assert shade.geterr() == np.geterr()
+    with pytest.warns(RuntimeWarning, match="divide by zero encountered in"):
+        shade.true_divide(sx, 0.0)
+    with pytest.warns(RuntimeWarning, match="invalid value encountered in sqrt"):
+        shade.sqrt(sx)
+    with pytest.warns(RuntimeWarning, match="overflow encountered in multiply"):
+        shade.multiply(shade.asarray(np.array([1e308])), 10.0)
+    with shade.errstate(divide="raise"):
+        with pytest.raises(FloatingPointError, match="divide by zero"):
+            sx / 0.0
+        assert shade.geterr()["divide"] == "raise"
+    assert shade.geterr()["divide"] == "warn"
+    with shade.errstate(all="ignore"):
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")
+            r = shade.sqrt(sx) + sx / 0.0
+            np.testing.assert_array_equal(np.isnan(np.asarray(r)), [False, True, True])
+    calls = []
+    with shade.errstate(invalid="call", call=lambda kind, flag: calls.append((kind, flag))):
+        shade.sqrt(sx)
+    assert calls == [("invalid value", 8)]
+
+    class Log:
+        text = []
+
+        def write(self, s):
+            Log.text.append(s)
+
+    with shade.errstate(divide="log", call=Log()):
+        sx / 0.0
+    assert Log.text == ["Warning: divide by zero encountered in true_divide\n"]
+    old = shade.seterr(over="ignore")
+    assert old == np.geterr() and shade.geterr()["over"] == "ignore"
+    shade.seterr(**old)
+    with pytest.raises(ValueError):
+        shade.seterr(divide="loud")
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        shade.add(sx, sx)  # no flags, no warning
+        shade.multiply(shade.asarray(np.array([1e-308])), 1e-100)  # underflow: ignored
+
+
+def test_errstate_in_reduce_and_large_arrays():
+    big = np.ones(1 << 18)
+    big[-1] = 0.0
+    with pytest.warns(RuntimeWarning, match="divide by zero"):
+        shade.true_divide(shade.asarray(np.ones(1 << 18)), shade.asarray(big)).eval()
+    with shade.errstate(divide="raise"):
+        with pytest.raises(FloatingPointError):
+            shade.true_divide.reduce(shade.asarray(np.array([1.0, 0.0])))
