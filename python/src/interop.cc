@@ -11,8 +11,8 @@
 #include <unordered_set>
 #include <utility>
 
-#include "shade/ndarray/float_errors.h"
 #include "shade/io/dlpack.h"
+#include "shade/ndarray/float_errors.h"
 #include "shade/ndarray/shape_ops.h"
 #include "shade/param/parameter.h"
 #include "shade_py.h"

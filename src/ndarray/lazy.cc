@@ -5,8 +5,8 @@
 #include <utility>
 
 #include "lazy_internal.h"
-#include "shade/ndarray/float_errors.h"
 #include "shade/ndarray/device.h"
+#include "shade/ndarray/float_errors.h"
 
 namespace shade {
 

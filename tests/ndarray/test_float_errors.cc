@@ -23,11 +23,11 @@ struct Recorder {
 class FloatErrorsTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    saved_ = SetFloatErrorHandler([this](FloatErrorAction, const std::string& m, const char*,
-                                         unsigned f) {
-      rec_.messages.push_back(m);
-      rec_.flags.push_back(f);
-    });
+    saved_ = SetFloatErrorHandler(
+        [this](FloatErrorAction, const std::string& m, const char*, unsigned f) {
+          rec_.messages.push_back(m);
+          rec_.flags.push_back(f);
+        });
   }
   void TearDown() override {
     SetFloatErrorHandler(saved_);
