@@ -354,7 +354,8 @@ void BindFloatErrors(py::module_& m) {
       },
       py::arg("all") = py::none(), py::arg("divide") = py::none(), py::arg("over") = py::none(),
       py::arg("under") = py::none(), py::arg("invalid") = py::none(),
-      "Sets how floating-point errors are handled (numpy.seterr): 'ignore', 'warn', 'raise', "
+      "Sets how floating-point errors are handled (numpy.seterr; shade starts with all 'ignore'): "
+      "'ignore', 'warn', 'raise', "
       "'call', 'print' or 'log' per kind; returns the old settings. Per thread.");
   m.def(
       "geterr", []() { return PolicyDict(GetFloatErrorPolicy()); },

@@ -9,7 +9,7 @@ namespace {
 
 thread_local FloatErrorPolicy t_policy;
 // Cached "some action is not ignore", so that an evaluation's test is one thread-local read.
-thread_local bool t_watched = true;
+thread_local bool t_watched = false;
 // Process-wide: set once by an embedding (the Python module), read by every thread.
 FloatErrorHandler* t_handler = nullptr;
 

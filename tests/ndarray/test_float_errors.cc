@@ -23,6 +23,7 @@ struct Recorder {
 class FloatErrorsTest : public ::testing::Test {
  protected:
   void SetUp() override {
+    SetFloatErrorPolicy(FloatErrorPolicy::NumPyDefaults());
     saved_ = SetFloatErrorHandler(
         [this](FloatErrorAction, const std::string& m, const char*, unsigned f) {
           rec_.messages.push_back(m);
@@ -38,6 +39,9 @@ class FloatErrorsTest : public ::testing::Test {
 };
 
 TEST_F(FloatErrorsTest, DefaultsAreNumPys) {
+  const FloatErrorPolicy d;
+  EXPECT_EQ(d.divide, FloatErrorAction::kIgnore);  // off by default (float_errors.h)
+  EXPECT_EQ(d.invalid, FloatErrorAction::kIgnore);
   const FloatErrorPolicy p = GetFloatErrorPolicy();
   EXPECT_EQ(p.divide, FloatErrorAction::kWarn);
   EXPECT_EQ(p.over, FloatErrorAction::kWarn);
@@ -92,7 +96,7 @@ TEST_F(FloatErrorsTest, RaiseIgnoreScopeAndThreads) {
     NDArray r = true_divide(one, zero);
     EXPECT_TRUE(rec_.messages.empty());
   }
-  // The policy is per thread: another thread has the defaults.
+  // The policy is per thread: another thread has the defaults (ignore).
   {
     FloatErrorPolicy p;
     p.divide = FloatErrorAction::kRaise;
@@ -100,7 +104,7 @@ TEST_F(FloatErrorsTest, RaiseIgnoreScopeAndThreads) {
     FloatErrorAction seen = FloatErrorAction::kRaise;
     std::thread t([&]() { seen = GetFloatErrorPolicy().divide; });
     t.join();
-    EXPECT_EQ(seen, FloatErrorAction::kWarn);
+    EXPECT_EQ(seen, FloatErrorAction::kIgnore);
   }
   // Flags raised in worker threads reach the evaluation's thread (one report).
   const int threads = GetNumThreads();

@@ -6,10 +6,16 @@
  *
  * The evaluator clears the CPU's flags (backend/cpu/fp_flags.h) before each evaluation and reads
  * them once after it (threads' flags included), not per element; nothing is done while every
- * action is kIgnore. The policy is per thread, as NumPy's errstate is per thread/context; the
- * default is NumPy's: divide, over and invalid warn, under is ignored. The message names the
- * evaluation's outermost op: "divide by zero encountered in divide" (NumPy's text; in a fused
- * expression the op that raised may be an inner one).
+ * action is kIgnore. The policy is per thread, as NumPy's errstate is per thread/context.
+ *
+ * Default: every action kIgnore, unlike NumPy (divide, over, invalid warn). The SIMD kernels
+ * compute a row's last partial vector with its unused lanes zero (packet::LoadFirst), so a
+ * division of a row whose length is no multiple of the vector width raises "invalid" (0/0) and
+ * log raises "divide by zero" from lanes that are not elements. Until the elementwise tails pad
+ * with a neutral value, NumPy's defaults (FloatErrorPolicy::NumPyDefaults()) would warn on
+ * ordinary arrays; opt in with SetFloatErrorPolicy knowing that such spurious reports occur. The
+ * message names the evaluation's outermost op: "divide by zero encountered in divide" (NumPy's
+ * text; in a fused expression the op that raised may be an inner one).
  */
 #ifndef SHADE_NDARRAY_FLOAT_ERRORS_H_
 #define SHADE_NDARRAY_FLOAT_ERRORS_H_
@@ -41,12 +47,18 @@ enum class FloatErrorAction : std::uint8_t {
   kLog,     ///< the call handler, as NumPy's log (its `write` method)
 };
 
-/*! \brief The action for each kind (NumPy's defaults). */
+/*! \brief The action for each kind (default: all ignored; see the file comment). */
 struct FloatErrorPolicy {
-  FloatErrorAction divide = FloatErrorAction::kWarn;   //!< division by zero
-  FloatErrorAction over = FloatErrorAction::kWarn;     //!< overflow
-  FloatErrorAction under = FloatErrorAction::kIgnore;  //!< underflow
-  FloatErrorAction invalid = FloatErrorAction::kWarn;  //!< invalid operation
+  FloatErrorAction divide = FloatErrorAction::kIgnore;   //!< division by zero
+  FloatErrorAction over = FloatErrorAction::kIgnore;     //!< overflow
+  FloatErrorAction under = FloatErrorAction::kIgnore;    //!< underflow
+  FloatErrorAction invalid = FloatErrorAction::kIgnore;  //!< invalid operation
+  /*! \brief NumPy's defaults: divide, over and invalid warn, under ignored. */
+  static FloatErrorPolicy NumPyDefaults() {
+    FloatErrorPolicy p;
+    p.divide = p.over = p.invalid = FloatErrorAction::kWarn;
+    return p;
+  }
 };
 
 /*! \brief The calling thread's policy (np.geterr). */
