@@ -9,6 +9,7 @@ numpy.float32`` and ``a.dtype == shade.float32`` hold (``a.dtype`` is a ``numpy.
 bfloat16, which NumPy lacks, is ``shade.bfloat16``.
 """
 import builtins as _builtins
+import contextlib as _contextlib
 import os as _os
 
 import numpy as _np
@@ -79,12 +80,6 @@ def savez_compressed(file, *args, **kwds):
     _save_npz(_npz_path(file), _named(args, kwds), True)
 
 
-def _str(self):
-    if self.dtype == bfloat16:
-        return str(_np.asarray(self.astype(float32)))
-    return str(_np.asarray(self))
-
-
 def _tolist(self):
     if self.dtype == bfloat16:
         return _np.asarray(self.astype(float32)).tolist()
@@ -98,7 +93,6 @@ def _array(self, dtype=None):
 
 
 ndarray.__array__ = _array
-ndarray.__str__ = _str
 ndarray.tolist = _tolist
 ndarray.__module__ = "shade"
 
@@ -171,3 +165,72 @@ def einsum(*operands, out=None, optimize=False):
 # --- end linalg
 # --- random (issue 40): NumPy-exact random streams as the shade.random submodule ---
 from . import random  # noqa: E402,F401
+
+# --- ufunc topic: constants, dtype objects and machine limits (issue 40, item 2) ------------
+from ._shade import ufunc, _finfo, _iinfo, __version__  # noqa: E402,F401
+
+
+class _BFloat16FInfo:
+    """np.finfo's fields for shade.bfloat16 (NumPy has no bfloat16), from shade::FInfo."""
+
+    def __init__(self):
+        for key, value in _finfo(bfloat16).items():
+            setattr(self, key, value)
+        self.dtype = bfloat16
+
+    def __repr__(self):
+        return ("finfo(resolution=%g, min=%g, max=%g, dtype=bfloat16)"
+                % (self.resolution, self.min, self.max))
+
+
+def finfo(dtype):
+    """Machine limits of a float dtype (numpy.finfo; shade.bfloat16 too)."""
+    if dtype is bfloat16 or (isinstance(dtype, str) and dtype == "bfloat16") or getattr(
+            dtype, "dtype", None) == bfloat16:
+        return _BFloat16FInfo()
+    return _np.finfo(getattr(dtype, "dtype", dtype) if isinstance(dtype, ndarray) else dtype)
+
+
+def iinfo(dtype):
+    """Machine limits of an integer dtype (numpy.iinfo)."""
+    return _np.iinfo(getattr(dtype, "dtype", dtype) if isinstance(dtype, ndarray) else dtype)
+
+
+def dtype(obj):
+    """numpy.dtype(obj), or shade.bfloat16 for bfloat16."""
+    if obj is bfloat16 or (isinstance(obj, str) and obj == "bfloat16"):
+        return bfloat16
+    return _np.dtype(obj)
+
+
+@_contextlib.contextmanager
+def printoptions(*args, **kwargs):
+    """Context manager: set_printoptions(*args, **kwargs) inside, the previous options after."""
+    saved = get_printoptions()
+    try:
+        set_printoptions(*args, **kwargs)
+        yield get_printoptions()
+    finally:
+        set_printoptions(**{k: v for k, v in saved.items()
+                            if k not in ("nanstr", "infstr", "formatter", "legacy")})
+
+
+class errstate(_contextlib.ContextDecorator):
+    """Context manager for floating-point error handling (numpy.errstate): keyword arguments as
+    seterr's (all, divide, over, under, invalid), and ``call`` as seterrcall's."""
+
+    _unset = object()
+
+    def __init__(self, *, call=_unset, **kwargs):
+        self.call = call
+        self.kwargs = kwargs
+
+    def __enter__(self):
+        self._old = seterr(**self.kwargs)
+        if self.call is not errstate._unset:
+            self._old_call = seterrcall(self.call)
+
+    def __exit__(self, *exc_info):
+        seterr(**self._old)
+        if self.call is not errstate._unset:
+            seterrcall(self._old_call)

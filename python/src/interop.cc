@@ -13,6 +13,7 @@
 
 #include "shade/io/dlpack.h"
 #include "shade/io/stream.h"
+#include "shade/ndarray/float_errors.h"
 #include "shade/ndarray/shape_ops.h"
 #include "shade/param/parameter.h"
 #include "shade_py.h"
@@ -598,6 +599,7 @@ PyObject* PythonClassFor(const Error& e) {
   if (dynamic_cast<const TypeError*>(&e) != nullptr) return PyExc_TypeError;
   if (dynamic_cast<const IOError*>(&e) != nullptr) return PyExc_OSError;
   if (dynamic_cast<const NotImplementedError*>(&e) != nullptr) return PyExc_NotImplementedError;
+  if (dynamic_cast<const FloatingPointError*>(&e) != nullptr) return PyExc_FloatingPointError;
   if (std::string(e.what()).find("Python-like integer") != std::string::npos) {
     return PyExc_OverflowError;
   }

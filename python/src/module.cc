@@ -3,8 +3,10 @@
 // .npy/.npz I/O and threads. Kernels run with the GIL released.
 #include <pybind11/stl.h>
 
+#include <cmath>
 #include <cstdio>
 #include <fstream>
+#include <limits>
 #include <string>
 #include <utility>
 #include <vector>
@@ -24,10 +26,10 @@
 namespace shade {
 namespace python {
 namespace {
-
 py::object NotImplemented() {
   return py::reinterpret_borrow<py::object>(Py_NotImplemented);
 }
+}  // namespace
 
 // Builds op(args[0..n)) and wraps it; a pending operand that would overflow the expression's
 // capacity is evaluated first. Operands that are no array-like give NotImplemented unless
@@ -70,18 +72,14 @@ py::object Apply(OpCode op, const py::handle* args, int n, bool strict) {
   }
 }
 
-py::object Apply(OpCode op, std::initializer_list<py::handle> args, bool strict) {
-  return Apply(op, args.begin(), static_cast<int>(args.size()), strict);
-}
-
 // op(args...) written into `out` (NumPy's out=, same_kind casting); returns out.
-py::object ApplyInto(OpCode op, std::initializer_list<py::handle> args, py::handle out) {
+py::object ApplyInto(OpCode op, const py::handle* args, int n_args, py::handle out) {
   PyArray* target = AsPyArray(out);
   if (target == nullptr) throw py::type_error("out= must be a shade.ndarray");
   EvaluateAllPending();  // expressions read their inputs when they run: before this write
   std::optional<Expr> ops[3];
-  int n = 0;
-  for (py::handle h : args) ops[n++] = ToOperand(h, true);
+  const int n = n_args;
+  for (int i = 0; i < n; ++i) ops[i] = ToOperand(args[i], true);
   const NDArray& dst = target->Get();
   Expr e = n == 1   ? Expr::Make(op, std::move(*ops[0]))
            : n == 2 ? Expr::Make(op, std::move(*ops[0]), std::move(*ops[1]))
@@ -93,6 +91,24 @@ py::object ApplyInto(OpCode op, std::initializer_list<py::handle> args, py::hand
   CountEvaluation();
   return py::reinterpret_borrow<py::object>(out);
 }
+
+// NumPy returns scalars for 0-d results of reductions and products.
+py::object ScalarOrArray(NDArray r) {
+  if (r.ndim() == 0) return ElementAsScalar(r);
+  return Wrap(std::move(r));
+}
+
+// The same with the operands as a braced list (overloads in this namespace: an overload in the
+// anonymous namespace would hide the pointer forms above).
+py::object Apply(OpCode op, std::initializer_list<py::handle> args, bool strict) {
+  return Apply(op, args.begin(), static_cast<int>(args.size()), strict);
+}
+
+py::object ApplyInto(OpCode op, std::initializer_list<py::handle> args, py::handle out) {
+  return ApplyInto(op, args.begin(), static_cast<int>(args.size()), out);
+}
+
+namespace {
 
 // `a op= b`: evaluated into a's own elements.
 py::object InPlace(OpCode op, py::handle self, py::handle other) {
@@ -134,12 +150,6 @@ PyObject* RichCompareSlot(PyObject* a, PyObject* b, int op) {
     SetPythonError();
     return nullptr;
   }
-}
-
-// NumPy returns scalars for 0-d results of reductions and products.
-py::object ScalarOrArray(NDArray r) {
-  if (r.ndim() == 0) return ElementAsScalar(r);
-  return Wrap(std::move(r));
 }
 
 template <typename F>
@@ -261,31 +271,6 @@ NDArray Arange(py::handle start, py::handle stop, py::handle step, py::handle dt
                              flag < 0 ? kFloat64 : flag);
 }
 
-// NumPy 1.24's repr from print.h's text: print.h always names the dtype and adds shape= to
-// summarised and empty arrays; NumPy omits float64/int64/bool for non-empty arrays, never shows
-// shape= for summarised ones and writes every empty array as array([], ...).
-std::string Repr(const NDArray& a) {
-  if (a.numel() == 0) {  // NumPy: array([], shape=(0, 3), dtype=float64); shape= from rank 2 on
-    std::string s = "array([], ";
-    if (a.ndim() > 1) {
-      s += "shape=(";
-      for (index_t d = 0; d < a.ndim(); ++d) s += (d ? ", " : "") + std::to_string(a.size(d));
-      s += "), ";
-    }
-    return s + "dtype=" + TypeFlagName(a.type_flag()) + ")";
-  }
-  std::string s = ToString(a);
-  const std::size_t shape_at = s.rfind(", shape=(");
-  if (shape_at != std::string::npos) s.erase(shape_at, s.find(')', shape_at) + 1 - shape_at);
-  const int f = a.type_flag();
-  if (f == kFloat64 || f == kInt64 || f == kBool) {
-    const std::string dtype_part = std::string(", dtype=") + TypeFlagName(f);
-    const std::size_t p = s.rfind(dtype_part);
-    if (p != std::string::npos) s.erase(p, dtype_part.size());
-  }
-  return s;
-}
-
 py::object Load(const std::string& path) {
   char magic[2] = {0, 0};
   {
@@ -307,49 +292,6 @@ py::object Load(const std::string& path) {
     return d;
   }
   return Wrap(WithoutGil([&]() { return io::LoadNpy(path); }));
-}
-
-void BindOps(py::module_& m) {
-  // Every op of the registry under its NumPy name: new ops appear here without a binding.
-  for (int code = 0; code < static_cast<int>(OpCode::kNumOps); ++code) {
-    const auto op = static_cast<OpCode>(code);
-    const int arity = OpArity(op);
-    const std::string name = OpName(op);
-    const std::string doc =
-        "shade." + name +
-        ": elementwise, broadcasting, NEP 50 promotion; lazy (fused) on large operands.";
-    if (arity == 1) {
-      m.def(
-          name.c_str(),
-          [op](py::handle a, py::handle out) {
-            return out.is_none() ? Apply(op, {a}, true) : ApplyInto(op, {a}, out);
-          },
-          py::arg("x"), py::arg("out") = py::none(), doc.c_str());
-    } else if (arity == 2) {
-      m.def(
-          name.c_str(),
-          [op](py::handle a, py::handle b, py::handle out) {
-            return out.is_none() ? Apply(op, {a, b}, true) : ApplyInto(op, {a, b}, out);
-          },
-          py::arg("x1"), py::arg("x2"), py::arg("out") = py::none(), doc.c_str());
-    } else {
-      m.def(
-          name.c_str(),
-          [op](py::handle a, py::handle b, py::handle c, py::handle out) {
-            return out.is_none() ? Apply(op, {a, b, c}, true) : ApplyInto(op, {a, b, c}, out);
-          },
-          py::arg("x1"), py::arg("x2"), py::arg("x3"), py::arg("out") = py::none(), doc.c_str());
-    }
-  }
-  // The other names of the same ops (NumPy's and shade's C++ ones), whichever the registry uses.
-  const std::pair<const char*, const char*> aliases[] = {
-      {"divide", "true_divide"}, {"absolute", "abs"}, {"invert", "bitwise_not"}, {"clip", "clamp"}};
-  for (const auto& alias : aliases) {
-    if (!py::hasattr(m, alias.first) && py::hasattr(m, alias.second))
-      m.attr(alias.first) = m.attr(alias.second);
-    if (!py::hasattr(m, alias.second) && py::hasattr(m, alias.first))
-      m.attr(alias.second) = m.attr(alias.first);
-  }
 }
 
 #define SHADE_PY_BINARY_OPERATORS(X) \
@@ -760,7 +702,8 @@ void BindArrayBasics(py::class_<PyArray>& cls) {
         return py::reinterpret_borrow<py::object>(self);
       },
       "Runs a pending (fused) expression now; returns self.");
-  cls.def("__repr__", [](PyArray& self) { return Repr(self.Get()); });
+  cls.def("__repr__", [](PyArray& self) { return NumPyRepr(self.Get()); });
+  cls.def("__str__", [](PyArray& self) { return NumPyStr(self.Get()); });
   cls.def("__len__", [](PyArray& self) {
     const NDArray& a = self.Get();
     if (a.ndim() == 0) throw py::type_error("len() of unsized object");
@@ -787,6 +730,70 @@ void BindArrayBasics(py::class_<PyArray>& cls) {
     EvaluateAllPending();
     self.Get().copy_(AsNDArray(value));
   });
+}
+
+// NumPy's print options: the C++ state of print.h (GetPrintOptions / SetPrintOptions).
+void BindPrinting(py::module_& m) {
+  m.def(
+      "set_printoptions",
+      [](py::handle precision, py::handle threshold, py::handle edgeitems, py::handle linewidth,
+         py::handle suppress, py::handle nanstr, py::handle infstr, py::handle formatter,
+         py::handle sign, py::handle floatmode, py::handle legacy) {
+        if (!nanstr.is_none() || !infstr.is_none() || !formatter.is_none() ||
+            !(legacy.is_none() || legacy.ptr() == Py_False)) {
+          throw py::value_error(
+              "set_printoptions: nanstr, infstr, formatter and legacy are not supported by shade");
+        }
+        PrintOptions opt = GetPrintOptions();
+        if (!precision.is_none()) opt.precision = precision.cast<int>();
+        if (!threshold.is_none()) {
+          const double t = threshold.cast<double>();
+          if (std::isnan(t))
+            throw py::value_error(
+                "threshold must be non-NAN, try sys.maxsize for untruncated "
+                "representation");
+          opt.threshold =
+              t >= 9.2e18 ? std::numeric_limits<index_t>::max() : threshold.cast<index_t>();
+        }
+        if (!edgeitems.is_none()) opt.edgeitems = edgeitems.cast<index_t>();
+        if (!linewidth.is_none()) opt.linewidth = linewidth.cast<int>();
+        if (!suppress.is_none()) opt.suppress = suppress.cast<bool>();
+        if (!sign.is_none()) {
+          const std::string s = sign.cast<std::string>();
+          if (s != "-" && s != "+" && s != " ")
+            throw py::value_error("sign option must be one of ' ', '+', or '-'");
+          opt.sign = s[0];
+        }
+        if (!floatmode.is_none()) opt.floatmode = ParseFloatMode(floatmode.cast<std::string>());
+        SetPrintOptions(opt);
+      },
+      py::arg("precision") = py::none(), py::arg("threshold") = py::none(),
+      py::arg("edgeitems") = py::none(), py::arg("linewidth") = py::none(),
+      py::arg("suppress") = py::none(), py::arg("nanstr") = py::none(),
+      py::arg("infstr") = py::none(), py::arg("formatter") = py::none(),
+      py::arg("sign") = py::none(), py::arg("floatmode") = py::none(), py::kw_only(),
+      py::arg("legacy") = py::none(),
+      "Sets how arrays print (numpy.set_printoptions): precision, threshold, edgeitems, "
+      "linewidth, suppress, sign, floatmode. None leaves an option as it is.");
+  m.def(
+      "get_printoptions",
+      []() {
+        const PrintOptions o = GetPrintOptions();
+        py::dict d;
+        d["edgeitems"] = o.edgeitems;
+        d["threshold"] = o.threshold;
+        d["floatmode"] = FloatModeName(o.floatmode);
+        d["precision"] = o.precision;
+        d["suppress"] = o.suppress;
+        d["linewidth"] = o.linewidth;
+        d["nanstr"] = "nan";
+        d["infstr"] = "inf";
+        d["sign"] = std::string(1, o.sign);
+        d["formatter"] = py::none();
+        d["legacy"] = false;
+        return d;
+      },
+      "The print options in force, as a dict (numpy.get_printoptions).");
 }
 
 void BindIO(py::module_& m) {
@@ -817,7 +824,7 @@ PYBIND11_MODULE(_shade, m) {
   BindIndexing(cls);
   BindArrayBasics(cls);
   BindOperators(cls);
-  BindOps(m);
+  BindUfuncs(m);
   BindReductions(m, cls);
   BindShapeOps(m, cls);
   BindCreation(m);
@@ -826,6 +833,7 @@ PYBIND11_MODULE(_shade, m) {
   BindLinalg(m);
   BindNpRandom(m);
   BindSortStats(m, cls);
+  BindPrinting(m);
   m.def(
       "set_num_threads", [](int n) { SetNumThreads(n); }, py::arg("n"),
       "Threads the kernels use (>= 1).");

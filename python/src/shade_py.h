@@ -134,6 +134,20 @@ py::object GetItem(PyArray& self, py::handle key);
 /*! \brief The element of a one-element array as a NumPy scalar of its dtype (NumPy's a[i, j]). */
 py::object ElementAsScalar(const NDArray& e);
 
+// ufunc (np_ufunc.cc, module.cc): the elementwise call paths the ufunc objects share with the
+// operators.
+/*!
+ * \brief op(args[0..n)) as a new array, lazy (fused) on large operands; operands that are no
+ *  array-like give NotImplemented unless `strict` (then TypeError).
+ */
+py::object Apply(OpCode op, const py::handle* args, int n, bool strict);
+/*! \brief op(args[0..n)) written into the shade.ndarray `out` (same_kind casting); returns out. */
+py::object ApplyInto(OpCode op, const py::handle* args, int n, py::handle out);
+/*! \brief A 0-d result as a NumPy scalar (NumPy's reductions), others wrapped. */
+py::object ScalarOrArray(NDArray r);
+/*! \brief Binds shade.ufunc and one instance per registry op (np_ufunc.cc). */
+void BindUfuncs(py::module_& m);
+
 }  // namespace python
 }  // namespace shade
 

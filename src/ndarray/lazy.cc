@@ -6,6 +6,7 @@
 
 #include "lazy_internal.h"
 #include "shade/ndarray/device.h"
+#include "shade/ndarray/float_errors.h"
 
 namespace shade {
 
@@ -252,11 +253,21 @@ TShape Expr::shape() const {
   return TShape(r.shape[root], r.shape[root] + r.ndim[root]);
 }
 
+namespace {
+// The NumPy name of the evaluation's outermost op (float_errors.h's messages).
+const char* RootName(const Expr& e) {
+  const Expr::Node& n = e.node(e.num_nodes() - 1);
+  return n.kind == Expr::NodeKind::kOp ? OpTraitsOf(n.op).name : "assign";
+}
+}  // namespace
+
 NDArray Expr::eval() const {
+  const FloatErrorCheck fe(RootName(*this));
   DirectBinary d;
   if (MatchDirectBinary(*this, &d)) {
     NDArray out = NDArray::Empty(d.a->sizes(), d.dtype);
     d.Run(out.data_ptr());
+    fe.Done();
     return out;
   }
   Resolved r;
@@ -266,18 +277,21 @@ NDArray Expr::eval() const {
                                r.dtype[root]);
   // A fresh output shares memory with no input.
   lazy::Run(*this, r, out, arrays());
+  fe.Done();
   return out;
 }
 
 const NDArray& Expr::eval(const NDArray& out) const {
   // Anything unusual about out (shape, dtype, layout, overlap) takes the general path, which
   // checks it and names the problem.
+  const FloatErrorCheck fe(RootName(*this));
   DirectBinary d;
   if (out.defined() && out.writeable() && out.dev_mask() == cpu::kDevMask &&
       MatchDirectBinary(*this, &d) && out.type_flag() == d.dtype && out.is_contiguous() &&
       out.sizes() == d.a->sizes() && (out.numel() == 0 || out.data_ptr() != nullptr) &&
       !HarmfulOverlap(*d.a, out) && !HarmfulOverlap(*d.b, out)) {
     d.Run(out.data_ptr());
+    fe.Done();
     return out;
   }
   Resolved r;
@@ -302,6 +316,7 @@ const NDArray& Expr::eval(const NDArray& out) const {
       << name << ": cannot write into " << out
       << ": its elements overlap (an expanded view with zero strides, or as_strided)";
   lazy::Evaluate(*this, r, out);
+  fe.Done();
   return out;
 }
 

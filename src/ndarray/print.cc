@@ -41,37 +41,128 @@ bool RoundTrips(const char* s, T v) {
   }
 }
 
+// The fewest digits after the point (fixed) or after the first digit (scientific), at most
+// `cap`, whose text reads back as v; when none does, cap less the trailing zeros.
 template <typename T>
-std::string Fixed(T v, int precision) {
+int MinDigits(T v, int cap, bool scientific) {
   char buf[512];
   const double d = detail::ToDouble(v);
-  for (int p = 0; p <= precision; ++p) {
-    std::snprintf(buf, sizeof(buf), "%.*f", p, d);
-    if (RoundTrips(buf, v)) return buf;
-  }
-  std::snprintf(buf, sizeof(buf), "%.*f", precision, d);
-  std::string s = buf;
-  while (!s.empty() && s.back() == '0') s.pop_back();  // trim zeros, keep the point
-  return s;
-}
-
-template <typename T>
-int ExpDigits(T v, int precision) {
-  char buf[64];
-  const double d = detail::ToDouble(v);
-  for (int p = 0; p <= precision; ++p) {
-    std::snprintf(buf, sizeof(buf), "%.*e", p, d);
+  for (int p = 0; p <= cap; ++p) {
+    std::snprintf(buf, sizeof(buf), scientific ? "%.*e" : "%.*f", p, d);
     if (RoundTrips(buf, v)) return p;
   }
-  return precision;
+  // No text of at most cap digits reads back: cap digits, trailing zeros dropped (NumPy's trim).
+  std::string t = buf;
+  const std::size_t e = scientific ? t.find('e') : t.size();
+  std::size_t end = e;
+  while (end > 0 && t[end - 1] == '0') --end;
+  const std::size_t dot = t.find('.');
+  return dot == std::string::npos || end <= dot ? 0 : static_cast<int>(end - dot - 1);
+}
+
+std::string Printf(double d, int digits, bool scientific) {
+  char buf[512];
+  std::snprintf(buf, sizeof(buf), scientific ? "%.*e" : "%.*f", digits, d);
+  return buf;
+}
+
+// Right-aligns every string to the longest one.
+void AlignRight(std::vector<std::string>* out, std::size_t min_width = 0) {
+  std::size_t w = min_width;
+  for (const std::string& s : *out) w = std::max(w, s.size());
+  for (std::string& s : *out) s = std::string(w - s.size(), ' ') + s;
+}
+
+// NumPy's FloatingFormat: one notation and one width for all the shown elements.
+template <typename T>
+std::vector<std::string> FormatFloats(const std::vector<T>& vals, const PrintOptions& opt) {
+  double mx = 0, mn = 0;
+  bool any_nonzero = false, any_finite = false, any_negative = false;
+  for (T v : vals) {
+    const double d = detail::ToDouble(v);
+    if (!std::isfinite(d)) continue;
+    any_finite = true;
+    any_negative |= std::signbit(d);
+    const double m = std::fabs(d);
+    if (m == 0) continue;
+    mx = any_nonzero ? std::max(mx, m) : m;
+    mn = any_nonzero ? std::min(mn, m) : m;
+    any_nonzero = true;
+  }
+  const bool sci = any_nonzero && (mx >= 1e8 || (!opt.suppress && (mn < 1e-4 || mx / mn > 1e3)));
+  const bool fixed = opt.floatmode == FloatMode::kFixed;
+  // kUnique ignores precision: 400 digits read back any double (positional is only used for
+  // magnitudes below 1e8 here).
+  const int cap = opt.floatmode == FloatMode::kUnique ? 400 : opt.precision;
+  std::vector<int> digits(vals.size(), 0);
+  int most = 0;
+  for (std::size_t i = 0; i < vals.size(); ++i) {
+    if (!std::isfinite(detail::ToDouble(vals[i]))) continue;
+    digits[i] = fixed ? opt.precision : MinDigits(vals[i], cap, sci);
+    most = std::max(most, digits[i]);
+  }
+  // Scientific, fixed and maxprec_equal: every element with the most digits; unique and maxprec
+  // positional: each its own, padded with spaces to the most.
+  const bool zero_pad = sci || fixed || opt.floatmode == FloatMode::kMaxPrecEqual;
+  std::vector<std::string> ip(vals.size()), fp(vals.size()), ep(vals.size());
+  std::size_t pad_left = 0, pad_right = 0, exp_size = 0;
+  for (std::size_t i = 0; i < vals.size(); ++i) {
+    const double d = detail::ToDouble(vals[i]);
+    if (!std::isfinite(d)) continue;
+    // Extra digits are the value's own (dragon4's min_digits), not zeros.
+    std::string s = Printf(d, zero_pad ? most : digits[i], sci);
+    if (opt.sign == '+' && !std::signbit(d)) s = "+" + s;
+    if (sci) {
+      const std::size_t e = s.find('e');
+      ep[i] = s.substr(e + 2);  // exponent digits (the sign is kept apart)
+      fp[i] = s.substr(e, 2);   // "e+" / "e-"
+      s = s.substr(0, e);
+      exp_size = std::max(exp_size, ep[i].size());
+    }
+    const std::size_t dot = s.find('.');
+    ip[i] = s.substr(0, dot);
+    const std::string frac = dot == std::string::npos ? std::string() : s.substr(dot + 1);
+    fp[i] = frac + fp[i];
+    pad_left = std::max(pad_left, ip[i].size());
+    pad_right = std::max(pad_right, frac.size());
+  }
+  if (opt.sign == ' ' && any_finite && !any_negative) ++pad_left;
+  std::vector<std::string> out;
+  std::size_t special_width = 0;  // NumPy: "inf" keeps room for a sign unless sign is '-'
+  for (std::size_t i = 0; i < vals.size(); ++i) {
+    const double d = detail::ToDouble(vals[i]);
+    if (std::isinf(d) && (d < 0 || opt.sign != '-')) special_width = 4;
+    if (!std::isfinite(d)) special_width = std::max<std::size_t>(special_width, 3);
+  }
+  for (std::size_t i = 0; i < vals.size(); ++i) {
+    const double d = detail::ToDouble(vals[i]);
+    if (!std::isfinite(d)) {
+      std::string t = std::isnan(d) ? "nan" : "inf";
+      if (d < 0) t = "-" + t;
+      if (opt.sign == '+' && !(d < 0)) t = "+" + t;
+      out.push_back(t);
+      continue;
+    }
+    std::string t = std::string(pad_left - ip[i].size(), ' ') + ip[i] + ".";
+    if (sci) {
+      t += fp[i] + std::string(exp_size - ep[i].size(), '0') + ep[i];
+    } else {
+      t += fp[i] + std::string(pad_right - fp[i].size(), ' ');
+    }
+    out.push_back(t);
+  }
+  AlignRight(&out, special_width);
+  return out;
 }
 
 // Formats every displayed element (values in row-major display order) into equal-width strings.
 template <typename T>
-std::vector<std::string> FormatAll(const std::vector<T>& vals, int precision) {
+std::vector<std::string> FormatAll(const std::vector<T>& vals, const PrintOptions& opt,
+                                   bool zero_d) {
   std::vector<std::string> out;
   if constexpr (std::is_same<T, bool>::value) {
     for (bool v : vals) out.push_back(v ? "True" : "False");
+    AlignRight(&out, zero_d ? 0 : 5);  // NumPy: " True" in every array of rank >= 1
   } else if constexpr (std::is_integral<T>::value) {
     for (T v : vals) {
       std::ostringstream os;
@@ -80,192 +171,233 @@ std::vector<std::string> FormatAll(const std::vector<T>& vals, int precision) {
       } else {
         os << static_cast<unsigned long long>(v);  // NOLINT(runtime/int)
       }
-      out.push_back(os.str());
+      out.push_back(os.str());  // NumPy 1.24 applies `sign` to floats only
     }
+    AlignRight(&out);
   } else {
-    double mx = 0, mn = 0;
-    bool any = false;
-    for (T v : vals) {
-      const double d = std::fabs(detail::ToDouble(v));
-      if (!std::isfinite(d) || d == 0) continue;
-      mx = any ? std::max(mx, d) : d;
-      mn = any ? std::min(mn, d) : d;
-      any = true;
-    }
-    const bool exp = any && (mx >= 1e8 || mn < 1e-4 || mx / mn > 1e3);
-    auto special = [](double d) -> std::string {
-      if (std::isnan(d)) return "nan";
-      return d > 0 ? "inf" : "-inf";
-    };
-    if (exp) {
-      int digits = 0;
-      for (T v : vals) {
-        if (std::isfinite(detail::ToDouble(v))) digits = std::max(digits, ExpDigits(v, precision));
-      }
-      for (T v : vals) {
-        const double d = detail::ToDouble(v);
-        if (!std::isfinite(d)) {
-          out.push_back(special(d));
-          continue;
-        }
-        char buf[64];
-        std::snprintf(buf, sizeof(buf), "%.*e", digits, d);
-        std::string s = buf;
-        if (digits == 0) s.insert(s.find('e'), ".");
-        out.push_back(s);
-      }
-    } else {
-      std::vector<std::string> ip, fp;
-      std::size_t wl = 0, wr = 0;
-      for (T v : vals) {
-        const double d = detail::ToDouble(v);
-        if (!std::isfinite(d)) {
-          ip.push_back("");
-          fp.push_back("");
-          continue;
-        }
-        std::string s = Fixed(v, precision);
-        const auto dot = s.find('.');
-        if (dot == std::string::npos) s += ".";
-        const auto at = s.find('.');
-        ip.push_back(s.substr(0, at));
-        fp.push_back(s.substr(at + 1));
-        wl = std::max(wl, ip.back().size());
-        wr = std::max(wr, fp.back().size());
-      }
-      for (std::size_t i = 0; i < vals.size(); ++i) {
-        const double d = detail::ToDouble(vals[i]);
-        if (!std::isfinite(d)) {
-          out.push_back(special(d));
-          continue;
-        }
-        out.push_back(std::string(wl - ip[i].size(), ' ') + ip[i] + "." + fp[i] +
-                      std::string(wr - fp[i].size(), ' '));
-      }
-    }
+    out = FormatFloats(vals, opt);
   }
-  std::size_t w = 0;
-  for (const std::string& s : out) w = std::max(w, s.size());
-  for (std::string& s : out) s = std::string(w - s.size(), ' ') + s;
   return out;
 }
 
-struct Layout {
-  const NDArray* a;
-  std::vector<std::vector<index_t>> shown;
-  std::vector<std::string> items;  // display order
-  std::size_t next = 0;
-  int linewidth;
-  int base_indent;  // len("array(")
-};
-
-// Appends dimension `dim` (the array's index prefix is implicit in display order) to os.
-void Emit(Layout& L, int dim, std::string& os) {
-  const int nd = L.a->ndim();
-  const std::string indent(static_cast<std::size_t>(L.base_indent + dim + 1), ' ');
-  os += "[";
-  if (dim == nd - 1) {
-    // Current line length: characters since the last newline.
-    auto col = [&]() {
-      const auto nl = os.rfind('\n');
-      return static_cast<int>(nl == std::string::npos ? os.size() + L.base_indent
-                                                      : os.size() - nl - 1);
-    };
-    bool first = true;
-    for (index_t i : L.shown[dim]) {
-      const std::string item = i < 0 ? std::string("...") : L.items[L.next++];
-      if (!first) {
-        os += ",";
-        if (col() + 1 + static_cast<int>(item.size()) + 2 > L.linewidth) {
-          os += "\n" + indent;
-        } else {
-          os += " ";
-        }
-      }
-      os += item;
-      first = false;
-    }
-    os += "]";
-    return;
-  }
-  const std::string sep =
-      ",\n" + std::string(static_cast<std::size_t>(nd - dim - 2), '\n') + indent;
-  bool first = true;
-  for (index_t i : L.shown[dim]) {
-    if (!first) os += sep;
-    if (i < 0) {
-      os += "...";
+// NumPy's str of one scalar: floats in the fewest digits that read back, positional from 1e-4
+// to 1e16, scientific outside (Python's float repr rule).
+template <typename T>
+std::string ScalarStr(T v) {
+  if constexpr (std::is_same<T, bool>::value) {
+    return v ? "True" : "False";
+  } else if constexpr (std::is_integral<T>::value) {
+    std::ostringstream os;
+    if constexpr (std::is_signed<T>::value) {
+      os << static_cast<long long>(v);  // NOLINT(runtime/int)
     } else {
-      Emit(L, dim + 1, os);
+      os << static_cast<unsigned long long>(v);  // NOLINT(runtime/int)
     }
-    first = false;
+    return os.str();
+  } else {
+    const double d = detail::ToDouble(v);
+    if (std::isnan(d)) return "nan";
+    if (std::isinf(d)) return d < 0 ? "-inf" : "inf";
+    const double m = std::fabs(d);
+    if (m == 0 || (m >= 1e-4 && m < 1e16)) {
+      std::string s = Printf(d, MinDigits(v, 400, false), false);
+      if (s.find('.') == std::string::npos) s += ".0";
+      return s;
+    }
+    std::string s = Printf(d, MinDigits(v, 400, true), true);  // "1e-05", "1.5e+16"
+    return s;
   }
-  os += "]";
 }
 
-}  // namespace
+// NumPy's _formatArray: nested brackets, rows wrapped before `width`, hanging indents.
+struct Emitter {
+  const std::vector<std::vector<index_t>>* shown;
+  const std::vector<std::string>* items;
+  std::size_t next = 0;
+  std::string sep;  // ", " (repr) or " " (str)
 
-std::string ToString(const NDArray& a, const PrintOptions& opt) {
+  static std::string RStrip(std::string s) {
+    while (!s.empty() && s.back() == ' ') s.pop_back();
+    return s;
+  }
+  static void Extend(std::string& s, std::string& line, const std::string& word, std::size_t width,
+                     const std::string& hang) {
+    // A word never wraps onto a line of its own indent only.
+    if (line.size() + word.size() > width && line.size() > hang.size()) {
+      s += RStrip(line) + "\n";
+      line = hang;
+    }
+    line += word;
+  }
+  std::string Rec(std::size_t dim, const std::string& hang, std::size_t width) {
+    const std::size_t ndim = shown->size();
+    const std::vector<index_t>& idx = (*shown)[dim];
+    std::string s;
+    if (dim + 1 == ndim) {
+      const std::size_t elem_width = width - 1;  // room for the "," or "]" after the element
+      std::string line = hang;
+      for (std::size_t k = 0; k < idx.size(); ++k) {
+        Extend(s, line, idx[k] < 0 ? std::string("...") : (*items)[next++], elem_width, hang);
+        if (k + 1 < idx.size()) line += sep;
+      }
+      s += line;
+    } else {
+      const std::string line_sep = RStrip(sep) + std::string(ndim - dim - 1, '\n');
+      for (std::size_t k = 0; k < idx.size(); ++k) {
+        s += hang + (idx[k] < 0 ? std::string("...") : Rec(dim + 1, hang + " ", width - 1));
+        if (k + 1 < idx.size()) s += line_sep;
+      }
+    }
+    return "[" + s.substr(hang.size()) + "]";
+  }
+};
+
+enum class Style { kShade, kNumPyRepr, kNumPyStr };
+
+void CheckOptions(const PrintOptions& opt, const char* where) {
+  SHADE_CHECK(opt.edgeitems >= 1 && opt.threshold >= 0 && opt.precision >= 0 &&
+              opt.precision <= 400 && opt.linewidth >= 1 &&
+              (opt.sign == '-' || opt.sign == '+' || opt.sign == ' ') &&
+              static_cast<int>(opt.floatmode) <= static_cast<int>(FloatMode::kMaxPrecEqual))
+      << where << ": bad print options (edgeitems " << opt.edgeitems << ", threshold "
+      << opt.threshold << ", precision " << opt.precision << ", linewidth " << opt.linewidth
+      << ", sign '" << opt.sign << "')";
+}
+
+std::string Render(const NDArray& a, const PrintOptions& opt, Style style) {
   SHADE_CHECK(a.defined()) << "ToString: the NDArray is undefined";
   SHADE_CHECK_TYPE_GE(a.type_flag(), 0)
       << "ToString: element type " << a.dtype().name() << " is not numeric";
   SHADE_CHECK(a.data_ptr() != nullptr || a.numel() == 0)
       << "ToString: " << a << " has no memory allocated";
-  SHADE_CHECK(opt.edgeitems >= 1 && opt.threshold >= 0 && opt.precision >= 0 &&
-              opt.precision <= 40 && opt.linewidth >= 10)
-      << "ToString: bad print options (edgeitems " << opt.edgeitems << ", threshold "
-      << opt.threshold << ", precision " << opt.precision << ", linewidth " << opt.linewidth << ")";
+  CheckOptions(opt, "ToString");
   const bool summarise = a.numel() > opt.threshold;
   std::ostringstream shape;
   shape << "(";
   for (int d = 0; d < a.ndim(); ++d) shape << (d ? ", " : "") << a.size(d);
   shape << (a.ndim() == 1 ? ",)" : ")");
-  const std::string dtype = std::string("dtype=") + TypeFlagName(a.type_flag());
-  if (a.numel() == 0) {
-    // As NumPy: the brackets of one empty list; the shape unless it is (0,).
-    if (a.ndim() == 1) return "array([], " + dtype + ")";
-    return "array([], shape=" + shape.str() + ", " + dtype + ")";
+  const int f = a.type_flag();
+  // NumPy's repr omits the dtypes a Python literal implies, except for empty arrays.
+  const bool implied = (f == kFloat64 || f == kInt64 || f == kBool) && a.numel() > 0;
+  std::string dtype_str;
+  if (style == Style::kShade) {
+    dtype_str = std::string(summarise && a.numel() > 0 ? "shape=" + shape.str() + ", " : "") +
+                "dtype=" + TypeFlagName(f) + ")";
+  } else if (style == Style::kNumPyRepr && !implied) {
+    dtype_str = std::string("dtype=") + TypeFlagName(f) + ")";
   }
-  Layout L;
-  L.a = &a;
-  L.linewidth = opt.linewidth;
-  L.base_indent = 6;
-  for (int d = 0; d < a.ndim(); ++d) L.shown.push_back(Shown(a.size(d), summarise, opt.edgeitems));
-  DispatchDType(a.type_flag(), [&](auto tag) {
-    using T = typename decltype(tag)::type;
-    std::vector<T> vals;
-    std::vector<index_t> idx(a.ndim(), 0);
-    // Row-major walk over the displayed index lists.
-    std::vector<std::size_t> pos(a.ndim(), 0);
-    auto skip = [&]() {
-      for (int d = 0; d < a.ndim(); ++d) {
-        if (L.shown[d][pos[d]] < 0) return true;
-      }
-      return false;
-    };
-    while (true) {
-      if (!skip()) {
-        for (int d = 0; d < a.ndim(); ++d) idx[d] = L.shown[d][pos[d]];
-        vals.push_back(a.at<T>(IndexSpan(idx)));
-      }
-      int d = a.ndim() - 1;
-      for (; d >= 0; --d) {
-        if (++pos[d] < L.shown[d].size()) break;
-        pos[d] = 0;
-      }
-      if (d < 0) break;
-    }
-    L.items = FormatAll(vals, opt.precision);
-  });
   std::string body;
-  if (a.ndim() == 0) {
-    body = L.items[0];
+  if (a.numel() == 0) {
+    if (style == Style::kNumPyStr) return "[]";
+    // As NumPy: the brackets of one empty list; the shape unless it is (0,).
+    body = a.ndim() == 1 ? "[]" : "[], shape=" + shape.str();
   } else {
-    Emit(L, 0, body);
+    std::vector<std::vector<index_t>> shown;
+    const index_t edge = opt.edgeitems;
+    for (int d = 0; d < a.ndim(); ++d) shown.push_back(Shown(a.size(d), summarise, edge));
+    std::vector<std::string> items;
+    DispatchDType(f, [&](auto tag) {
+      using T = typename decltype(tag)::type;
+      std::vector<T> vals;
+      std::vector<index_t> idx(a.ndim(), 0);
+      // Row-major walk over the displayed index lists.
+      std::vector<std::size_t> pos(a.ndim(), 0);
+      auto skip = [&]() {
+        for (int d = 0; d < a.ndim(); ++d) {
+          if (shown[d][pos[d]] < 0) return true;
+        }
+        return false;
+      };
+      while (true) {
+        if (!skip()) {
+          for (int d = 0; d < a.ndim(); ++d) idx[d] = shown[d][pos[d]];
+          vals.push_back(a.at<T>(IndexSpan(idx)));
+        }
+        int d = a.ndim() - 1;
+        for (; d >= 0; --d) {
+          if (++pos[d] < shown[d].size()) break;
+          pos[d] = 0;
+        }
+        if (d < 0) break;
+      }
+      if (a.ndim() == 0 && style == Style::kNumPyStr) {
+        items.push_back(ScalarStr<T>(vals[0]));
+      } else {
+        items = FormatAll(vals, opt, a.ndim() == 0);
+      }
+    });
+    if (a.ndim() == 0) {
+      body = items[0];
+    } else {
+      Emitter e{&shown, &items, 0, style == Style::kNumPyStr ? " " : ", "};
+      const bool str = style == Style::kNumPyStr;
+      // NumPy: the width keeps one column for the suffix (")" or ","); the hanging indent
+      // skips "array(" and "[".
+      const std::size_t width = static_cast<std::size_t>(opt.linewidth) - (str ? 0 : 1);
+      body = e.Rec(0, std::string(str ? 1 : 7, ' '), width);
+    }
   }
-  std::string out = "array(" + body + ", ";
-  if (summarise) out += "shape=" + shape.str() + ", ";
-  return out + dtype + ")";
+  if (style == Style::kNumPyStr) return body;
+  std::string out = "array(" + body + (dtype_str.empty() ? ")" : ",");
+  if (dtype_str.empty()) return out;
+  // The dtype goes on a line of its own when it would pass the line width (NumPy).
+  const std::size_t nl = out.rfind('\n');
+  const std::size_t last = nl == std::string::npos ? out.size() : out.size() - nl - 1;
+  // (shade's own style keeps it on the last line, as before the options existed.)
+  const bool own_line = style == Style::kNumPyRepr &&
+                        last + dtype_str.size() + 1 > static_cast<std::size_t>(opt.linewidth);
+  return out + (own_line ? "\n      " : " ") + dtype_str;
+}
+
+PrintOptions& CurrentOptions() {
+  static PrintOptions options;
+  return options;
+}
+
+}  // namespace
+
+PrintOptions GetPrintOptions() {
+  return CurrentOptions();
+}
+
+void SetPrintOptions(const PrintOptions& opt) {
+  CheckOptions(opt, "SetPrintOptions");
+  CurrentOptions() = opt;
+}
+
+FloatMode ParseFloatMode(const std::string& name) {
+  for (FloatMode m :
+       {FloatMode::kFixed, FloatMode::kUnique, FloatMode::kMaxPrec, FloatMode::kMaxPrecEqual}) {
+    if (name == FloatModeName(m)) return m;
+  }
+  SHADE_THROW << "floatmode option must be one of 'fixed', 'unique', 'maxprec', "
+                 "'maxprec_equal' (got '"
+              << name << "')";
+}
+
+const char* FloatModeName(FloatMode mode) {
+  switch (mode) {
+    case FloatMode::kFixed:
+      return "fixed";
+    case FloatMode::kUnique:
+      return "unique";
+    case FloatMode::kMaxPrecEqual:
+      return "maxprec_equal";
+    default:
+      return "maxprec";
+  }
+}
+
+std::string NumPyRepr(const NDArray& a, const PrintOptions& opt) {
+  return Render(a, opt, Style::kNumPyRepr);
+}
+
+std::string NumPyStr(const NDArray& a, const PrintOptions& opt) {
+  return Render(a, opt, Style::kNumPyStr);
+}
+
+std::string ToString(const NDArray& a, const PrintOptions& opt) {
+  return Render(a, opt, Style::kShade);
 }
 
 std::ostream& operator<<(std::ostream& os, const Printed& p) {

@@ -17,6 +17,7 @@
 #include <omp.h>
 #endif
 
+#include "shade/backend/cpu/fp_flags.h"
 #include "shade/base/error.h"
 #include "shade/base/index.h"
 
@@ -53,14 +54,23 @@ void ParallelForThreads(index_t begin, index_t end, index_t grain, F& fn) {
   }
 #ifdef _OPENMP
   std::exception_ptr error;
+  // The workers' floating-point flags (fp_flags.h) end up on the calling thread, where the
+  // evaluator reads them once per evaluation (NumPy's errstate).
+  unsigned fp_raised = fp::Read();
 #pragma omp parallel num_threads(threads)
   {
     const index_t t = omp_get_thread_num();
     const index_t nt = omp_get_num_threads();
     const index_t chunk_begin = begin + n * t / nt;
     const index_t chunk_end = begin + n * (t + 1) / nt;
+    fp::Clear();
     try {
       if (chunk_begin < chunk_end) fn(chunk_begin, chunk_end);
+      const unsigned f = fp::Read();
+      if (f != 0) {
+#pragma omp atomic
+        fp_raised |= f;
+      }
     } catch (...) {
       // An OpenMP critical section rather than a std::mutex: nothing inline from <mutex> is
       // instantiated in the kernel objects built per SIMD target (see packet.h).
@@ -68,6 +78,7 @@ void ParallelForThreads(index_t begin, index_t end, index_t grain, F& fn) {
       if (!error) error = std::current_exception();
     }
   }
+  fp::Raise(fp_raised);
   if (error) std::rethrow_exception(error);
 #else
   fn(begin, end);
