@@ -194,7 +194,7 @@ def tables(rows, repo):
         ('random.h', 'mshadow::Random<gpu, DType>', 'type'), ('random.h', 'mshadow::Random<gpu>::CreateGenerator', 'function'),
         ('random.h', 'mshadow::Random<gpu>::DeleteGenerator', 'function')]
     for f, n, k in GPU: rows.append([f, n, k, 'gpu'])
-    tests = sorted(glob.glob(repo + '/tests/test_compat_mshadow*.cc')) + [repo + '/tests/compat/mshadow_probe.h', repo + '/tests/seeds/seed_004_mshadow.cc', repo + '/tests/test_binary_io.cc'] + sorted(glob.glob(repo + '/tests/test_ext_*.cc')) + sorted(glob.glob(repo + '/tests/test_*.cc'))
+    tests = sorted(glob.glob(repo + '/tests/compat/test_compat_mshadow*.cc')) + [repo + '/tests/compat/mshadow_probe.h', repo + '/tests/seeds/seed_004_mshadow.cc', repo + '/tests/io/test_binary_io.cc'] + sorted(glob.glob(repo + '/tests/ext/test_ext_*.cc')) + sorted(glob.glob(repo + '/tests/*/test_*.cc'))
     seen = set(); tests = [t for t in tests if not (t in seen or seen.add(t))]
     texts = {t: open(t).read() for t in tests}
     FILE_FUNCS = collections.defaultdict(list)

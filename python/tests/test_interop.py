@@ -101,7 +101,7 @@ def test_expression_keeps_numpy_inputs_alive():
 
 
 # NumPy 1.24's DLPack has no bool (kDLBool came with DLPack 0.8); shade's bool export is tested
-# in C++ (tests/test_dlpack.cc) and by the shade -> shade round trip below.
+# in C++ (tests/io/test_dlpack.cc) and by the shade -> shade round trip below.
 DLPACK_DTYPES = [d for d in ALL_DTYPES if d is not np.bool_]
 
 

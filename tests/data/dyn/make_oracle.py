@@ -1,6 +1,6 @@
 #!/usr/bin/python3
-"""Generates the NumPy oracle for shade's dynamic elementwise ops (tests/test_promotion.cc and
-tests/test_dyn_elementwise.cc). Run with Debian's /usr/bin/python3 from this directory:
+"""Generates the NumPy oracle for shade's dynamic elementwise ops (tests/ndarray/test_promotion.cc and
+tests/ndarray/test_dyn_elementwise.cc). Run with Debian's /usr/bin/python3 from this directory:
 
     /usr/bin/python3 make_oracle.py
 

@@ -1,6 +1,6 @@
 #!/usr/bin/python3
 """Generates the NumPy oracle for shade's dynamic reductions, matmul/dot/tensordot, shape ops and
-indexing (tests/test_dyn_reduce.cc, test_dyn_linalg.cc, test_dyn_shape_ops.cc,
+indexing (tests/ndarray/test_dyn_reduce.cc, test_dyn_linalg.cc, test_dyn_shape_ops.cc,
 test_dyn_indexing.cc). Run with Debian's /usr/bin/python3 from this directory:
 
     /usr/bin/python3 make_oracle.py

@@ -12,12 +12,12 @@
 #include <string>
 #include <vector>
 
-#include "../examples/fashion_mnist/checkpoint.h"
-#include "../examples/fashion_mnist/cnn.h"
-#include "../examples/fashion_mnist/idx.h"
-#include "../examples/fashion_mnist/mlp.h"
-#include "../examples/fashion_mnist/options.h"
-#include "../examples/fashion_mnist/train.h"
+#include "../../examples/fashion_mnist/checkpoint.h"
+#include "../../examples/fashion_mnist/cnn.h"
+#include "../../examples/fashion_mnist/idx.h"
+#include "../../examples/fashion_mnist/mlp.h"
+#include "../../examples/fashion_mnist/options.h"
+#include "../../examples/fashion_mnist/train.h"
 #include "error_test_util.h"
 
 namespace {

@@ -38,7 +38,7 @@ void ExpectCleanMessage(const std::string& msg) {
 TEST(Error, CheckNamesWhatFailedFileAndLineNotTheCondition) {
   const int line = __LINE__ + 1;
   const std::string msg = ThrownMessage([] { SHADE_CHECK(1 + 1 == 3) << "arithmetic is off"; });
-  EXPECT_EQ(msg, "tests/test_base.cc:" + std::to_string(line) + ": arithmetic is off");
+  EXPECT_EQ(msg, "tests/base/test_base.cc:" + std::to_string(line) + ": arithmetic is off");
   ExpectCleanMessage(msg);
 }
 
@@ -46,7 +46,7 @@ TEST(Error, BinaryChecksAppendBothValues) {
   const int a = 3, b = 4;
   const int line = __LINE__ + 1;
   const std::string msg = ThrownMessage([&] { SHADE_CHECK_EQ(a, b) << "ctx"; });
-  EXPECT_EQ(msg, "tests/test_base.cc:" + std::to_string(line) + ": ctx (got 3 vs. 4)");
+  EXPECT_EQ(msg, "tests/base/test_base.cc:" + std::to_string(line) + ": ctx (got 3 vs. 4)");
   EXPECT_NO_THROW(SHADE_CHECK_LT(a, b));
   EXPECT_THROW(SHADE_CHECK_GT(a, b), shade::ValueError);
   EXPECT_THROW(SHADE_CHECK_GE(a, b), shade::ValueError);
