@@ -40,10 +40,15 @@ struct Buf {
   std::vector<DType> data;
   Tensor<cpu, dim, DType> t;
   static constexpr double kSentinel = -77;
+  /*! The sentinel as a DType: -77, or 179 for unsigned types (-77 converted to an unsigned type
+   *  is undefined behaviour, which clang's UBSan reports as float-cast-overflow). */
+  static DType Sentinel() {
+    return std::is_unsigned<DType>::value ? DType(179) : DType(kSentinel);
+  }
   explicit Buf(Shape<dim> s, index_t pad = 3) {
     const index_t rows = s.ProdShape(0, dim - 1);
     const index_t stride = s[dim - 1] + pad;
-    data.assign(static_cast<size_t>(rows * stride + 1), DType(kSentinel));
+    data.assign(static_cast<size_t>(rows * stride + 1), Sentinel());
     t = Tensor<cpu, dim, DType>(data.data(), s, stride, nullptr);
   }
   /*! Element at a multi-index. */
@@ -75,7 +80,7 @@ struct Buf {
     const index_t rows = t.shape_.ProdShape(0, dim - 1);
     for (index_t r = 0; r < rows; ++r)
       for (index_t j = t.shape_[dim - 1]; j < t.stride_; ++j)
-        if (data[static_cast<size_t>(r * t.stride_ + j)] != DType(kSentinel)) return false;
+        if (data[static_cast<size_t>(r * t.stride_ + j)] != Sentinel()) return false;
     return true;
   }
 };
