@@ -386,10 +386,6 @@ Tensor<T>* TensorNewWithTensor(const Tensor<T>* src) {
   return TensorOps<T>::TensorNewWithTensor(src);
 }
 
-/*! \brief Element-wise copy between tensors of equal nElement (TH: each in its own order). */
-template <typename D, typename S>
-void TensorCopy(Tensor<D>* dst, const Tensor<S>* src);
-
 /*! \brief THTensor_(newClone): a contiguous copy. */
 template <typename T>
 Tensor<T>* TensorNewClone(const Tensor<T>* src) {
