@@ -117,5 +117,14 @@ void ParamManager::RunInit(void* head, const KVList& kwargs, KVList* unknown_arg
   }
 }
 
+bool EagerRegister(ParamManager* (*get)()) noexcept {
+  try {
+    get();
+    return true;
+  } catch (...) {
+    return false;
+  }
+}
+
 }  // namespace parameter
 }  // namespace shade

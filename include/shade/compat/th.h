@@ -20,6 +20,12 @@
  * Deliberate difference: where TH calls THError / THArgCheck (and aborts or longjmps), these
  * functions throw shade::Error with what failed and the values. THError and THArgCheck
  * themselves are provided and throw too.
+ *
+ * The bodies are compiled once in the library (src/compat/th_storage.cc, th_tensor.cc,
+ * th_copy.cc, th.cc) for the eight real types; what stays here is inline by necessity: the
+ * macros, the templates over a caller's code (TH_TENSOR_APPLY's ApplyCursor, TensorNewView
+ * with a view function) and the concrete TH names, which are global functions and so are
+ * forwarders (libshade.so exports only shade's namespaces, cmake/export-map.py).
  */
 #ifndef SHADE_COMPAT_TH_H_
 #define SHADE_COMPAT_TH_H_
@@ -31,6 +37,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
+#include <initializer_list>
 #include <string>
 #include <type_traits>
 #include <vector>
@@ -47,6 +54,12 @@
 
 /*! \brief TH's half-precision real (IEEE binary16). */
 using THHalf = shade::half_t;
+
+/*! \brief TH's size description buffer (THTensor_(sizeDesc)). */
+struct THDescBuff {
+  /*! \brief "[2 x 3]"-style text, NUL-terminated (truncated with "..." when long). */
+  char str[64];
+};
 
 namespace shade {
 namespace th {
@@ -85,46 +98,148 @@ struct Tensor {
 
 // ------------------------------------------------------------------------------ errors
 /*! \brief Throws shade::Error with a printf-formatted message (TH's THError). */
-[[noreturn]] inline void ThrowFormatted(const char* file, int line, const char* fmt, ...)
+[[noreturn]] void ThrowFormatted(const char* file, int line, const char* fmt, ...)
     __attribute__((format(printf, 3, 4)));
-inline void ThrowFormatted(const char* file, int line, const char* fmt, ...) {
-  char buf[1024];
-  va_list args;
-  va_start(args, fmt);
-  std::vsnprintf(buf, sizeof(buf), fmt, args);
-  va_end(args);
-  SHADE_THROW << "TH error at " << ::shade::detail::RelativeSourcePath(file) << ':' << line << ": "
-              << buf;
-}
 
 /*! \brief THArgCheck's failure: names the argument and the condition, then the message. */
-[[noreturn]] inline void ThrowArgCheck(const char* file, int line, int arg, const char* cond,
-                                       const char* fmt, ...) __attribute__((format(printf, 5, 6)));
-inline void ThrowArgCheck(const char* file, int line, int arg, const char* cond, const char* fmt,
-                          ...) {
-  char buf[1024];
-  va_list args;
-  va_start(args, fmt);
-  std::vsnprintf(buf, sizeof(buf), fmt, args);
-  va_end(args);
-  SHADE_THROW << "TH argument #" << arg << " (" << cond << ") at "
-              << ::shade::detail::RelativeSourcePath(file) << ':' << line << ": " << buf;
-}
+[[noreturn]] void ThrowArgCheck(const char* file, int line, int arg, const char* cond,
+                                const char* fmt, ...) __attribute__((format(printf, 5, 6)));
+
+// ------------------------------------------------------------------------------ out-of-line bodies
+/*!
+ * \brief The THStorage functions of real type T, compiled once in src/compat/th_storage.cc for
+ *  the eight TH types. Static members rather than function templates so that libshade.so
+ *  exports them by name (cmake/export-map.py); the function templates below forward here.
+ */
+template <typename T>
+struct StorageOps {
+  /*! \brief StorageSize<T>'s body (see StorageSize below). */
+  static index_t StorageSize(const Storage<T>* s);
+  /*! \brief StorageNew<T>'s body (see StorageNew below). */
+  static Storage<T>* StorageNew();
+  /*! \brief StorageResize<T>'s body (see StorageResize below). */
+  static void StorageResize(Storage<T>* s, index_t size);
+  /*! \brief StorageNewWithSize<T>'s body (see StorageNewWithSize below). */
+  static Storage<T>* StorageNewWithSize(index_t size);
+  /*! \brief StorageNewWithData<T>'s body (see StorageNewWithData below). */
+  static Storage<T>* StorageNewWithData(T* data, index_t size);
+  /*! \brief StorageRetain<T>'s body (see StorageRetain below). */
+  static void StorageRetain(Storage<T>* s);
+  /*! \brief StorageFree<T>'s body (see StorageFree below). */
+  static void StorageFree(Storage<T>* s);
+  /*! \brief StorageData<T>'s body (see StorageData below). */
+  static T* StorageData(const Storage<T>* s);
+  /*! \brief CheckStorageIndex<T>'s body (see CheckStorageIndex below). */
+  static void CheckStorageIndex(const Storage<T>* s, index_t idx, const char* fn);
+  /*! \brief StorageFill<T>'s body (see StorageFill below). */
+  static void StorageFill(Storage<T>* s, T value);
+  /*! \brief StorageCopy<T>'s body (see StorageCopy below). */
+  static void StorageCopy(Storage<T>* dst, const Storage<T>* src);
+};
+
+/*!
+ * \brief The THTensor functions of real type T (views, refcount, element access, fill,
+ *  sizeDesc), compiled once in src/compat/th_tensor.cc for the eight TH types; the function
+ *  templates below forward here.
+ */
+template <typename T>
+struct TensorOps {
+  /*! \brief NDimension<T>'s body (see NDimension below). */
+  static int NDimension(const Tensor<T>* t);
+  /*! \brief NElement<T>'s body (see NElement below). */
+  static index_t NElement(const Tensor<T>* t);
+  /*! \brief CheckDim<T>'s body (see CheckDim below). */
+  static void CheckDim(const Tensor<T>* t, int dim, const char* fn);
+  /*! \brief SetView<T>'s body (see SetView below). */
+  static void SetView(Tensor<T>* self, Storage<T>* storage, index_t offset, int ndim,
+                      const index_t* sizes, const index_t* strides);
+  /*! \brief SetViewFrom<T>'s body (see SetViewFrom below). */
+  static void SetViewFrom(Tensor<T>* self, Storage<T>* storage, const NDArray& view);
+  /*! \brief TensorRetain<T>'s body (see TensorRetain below). */
+  static void TensorRetain(Tensor<T>* t);
+  /*! \brief TensorFree<T>'s body (see TensorFree below). */
+  static void TensorFree(Tensor<T>* t);
+  /*! \brief TensorNew<T>'s body (see TensorNew below). */
+  static Tensor<T>* TensorNew();
+  /*! \brief TensorNewView<T>'s body (see TensorNewView below). */
+  static Tensor<T>* TensorNewView(Storage<T>* storage, index_t offset, int ndim,
+                                  const index_t* sizes, const index_t* strides);
+  /*! \brief TensorData<T>'s body (see TensorData below). */
+  static T* TensorData(const Tensor<T>* t);
+  /*! \brief TensorResizeNd<T>'s body (see TensorResizeNd below). */
+  static void TensorResizeNd(Tensor<T>* t, int ndim, const index_t* sizes, const index_t* strides);
+  /*! \brief TensorNewWithSize<T>'s body (see TensorNewWithSize below). */
+  static Tensor<T>* TensorNewWithSize(int ndim, const index_t* sizes, const index_t* strides);
+  /*! \brief TensorNewWithTensor<T>'s body (see TensorNewWithTensor below). */
+  static Tensor<T>* TensorNewWithTensor(const Tensor<T>* src);
+  /*! \brief TensorNewClone<T>'s body (see TensorNewClone below). */
+  static Tensor<T>* TensorNewClone(const Tensor<T>* src);
+  /*! \brief TensorNewContiguous<T>'s body (see TensorNewContiguous below). */
+  static Tensor<T>* TensorNewContiguous(const Tensor<T>* src);
+  /*! \brief TensorSelect<T>'s body (see TensorSelect below). */
+  static void TensorSelect(Tensor<T>* self, const Tensor<T>* src, int dim, index_t idx);
+  /*! \brief TensorNarrow<T>'s body (see TensorNarrow below). */
+  static void TensorNarrow(Tensor<T>* self, const Tensor<T>* src, int dim, index_t first,
+                           index_t size);
+  /*! \brief TensorTranspose<T>'s body (see TensorTranspose below). */
+  static void TensorTranspose(Tensor<T>* self, const Tensor<T>* src, int d1, int d2);
+  /*! \brief TensorUnfold<T>'s body (see TensorUnfold below). */
+  static void TensorUnfold(Tensor<T>* self, const Tensor<T>* src, int dim, index_t size,
+                           index_t step);
+  /*! \brief TensorSqueeze<T>'s body (see TensorSqueeze below). */
+  static void TensorSqueeze(Tensor<T>* self, const Tensor<T>* src);
+  /*! \brief TensorSqueeze1d<T>'s body (see TensorSqueeze1d below). */
+  static void TensorSqueeze1d(Tensor<T>* self, const Tensor<T>* src, int dim);
+  /*! \brief TensorUnsqueeze1d<T>'s body (see TensorUnsqueeze1d below). */
+  static void TensorUnsqueeze1d(Tensor<T>* self, const Tensor<T>* src, int dim);
+  /*! \brief TensorSet<T>'s body (see TensorSet below). */
+  static void TensorSet(Tensor<T>* self, const Tensor<T>* src);
+  /*! \brief TensorIsSetTo<T>'s body (see TensorIsSetTo below). */
+  static bool TensorIsSetTo(const Tensor<T>* a, const Tensor<T>* b);
+  /*! \brief TensorElement<T>'s body (see TensorElement below). */
+  static T& TensorElement(const Tensor<T>* t, std::initializer_list<index_t> idx, const char* fn);
+  /*! \brief TensorFill<T>'s body (see TensorFill below). */
+  static void TensorFill(Tensor<T>* t, T value);
+  /*! \brief SizeDesc<T>'s body (see SizeDesc below). */
+  static THDescBuff SizeDesc(const Tensor<T>* t);
+};
+
+/*!
+ * \brief THTensor copies into a tensor of real type D from each TH real type, compiled once
+ *  in src/compat/th_copy.cc (TensorCopy<D, S> forwards here).
+ */
+template <typename D>
+struct CopyOps {
+  /*! \brief Copies `src` (std::uint8_t) into `dst` element by element. */
+  static void Copy(Tensor<D>* dst, const Tensor<std::uint8_t>* src);
+  /*! \brief Copies `src` (std::int8_t) into `dst` element by element. */
+  static void Copy(Tensor<D>* dst, const Tensor<std::int8_t>* src);
+  /*! \brief Copies `src` (std::int16_t) into `dst` element by element. */
+  static void Copy(Tensor<D>* dst, const Tensor<std::int16_t>* src);
+  /*! \brief Copies `src` (std::int32_t) into `dst` element by element. */
+  static void Copy(Tensor<D>* dst, const Tensor<std::int32_t>* src);
+  /*! \brief Copies `src` (std::int64_t) into `dst` element by element. */
+  static void Copy(Tensor<D>* dst, const Tensor<std::int64_t>* src);
+  /*! \brief Copies `src` (float) into `dst` element by element. */
+  static void Copy(Tensor<D>* dst, const Tensor<float>* src);
+  /*! \brief Copies `src` (double) into `dst` element by element. */
+  static void Copy(Tensor<D>* dst, const Tensor<double>* src);
+  /*! \brief Copies `src` (half_t) into `dst` element by element. */
+  static void Copy(Tensor<D>* dst, const Tensor<half_t>* src);
+};
 
 // ------------------------------------------------------------------------------ storage
+
 /*! \brief Elements a storage holds. */
 template <typename T>
 index_t StorageSize(const Storage<T>* s) {
-  SHADE_CHECK(s != nullptr) << "THStorage: null storage";
-  return static_cast<index_t>(s->storage.capacity() / sizeof(T));
+  return StorageOps<T>::StorageSize(s);
 }
 
 /*! \brief THStorage_(new): size 0, no data. */
 template <typename T>
 Storage<T>* StorageNew() {
-  auto* s = new Storage<T>();
-  s->storage = shade::Storage(cpu::kDevMask, TypeMeta::Make<T>());
-  return s;
+  return StorageOps<T>::StorageNew();
 }
 
 /*!
@@ -133,114 +248,75 @@ Storage<T>* StorageNew() {
  */
 template <typename T>
 void StorageResize(Storage<T>* s, index_t size) {
-  SHADE_CHECK(s != nullptr) << "THStorage_resize: null storage";
-  SHADE_CHECK_GE(size, 0) << "THStorage_resize: size " << size << " is negative";
-  const index_t nbytes = CheckedMul(size, static_cast<index_t>(sizeof(T)), "THStorage size");
-  SHADE_CHECK_LE(static_cast<std::size_t>(nbytes), MaxStorageBytes())
-      << "THStorage_resize: " << nbytes << " bytes exceed the machine's memory";
-  StorageImpl* impl = s->storage.unsafeGetStorageImpl();
-  if (size == 0) {
-    impl->ResetData(nullptr, 0, MemoryDeleter(nullptr));
-    return;
-  }
-  void* fresh = AlignedAlloc(static_cast<std::size_t>(nbytes));
-  const std::size_t keep = std::min(impl->capacity(), static_cast<std::size_t>(nbytes));
-  if (keep > 0) std::memcpy(fresh, impl->data(), keep);
-  impl->ResetData(fresh, static_cast<std::size_t>(nbytes), MemoryDeleter(&AlignedFree));
+  StorageOps<T>::StorageResize(s, size);
 }
 
 /*! \brief THStorage_(newWithSize). */
 template <typename T>
 Storage<T>* StorageNewWithSize(index_t size) {
-  Storage<T>* s = StorageNew<T>();
-  try {
-    StorageResize(s, size);
-  } catch (...) {
-    delete s;
-    throw;
-  }
-  return s;
+  return StorageOps<T>::StorageNewWithSize(size);
 }
 
 /*! \brief THStorage_(newWithData): adopts `data` (from THAlloc; freed with THFree). */
 template <typename T>
 Storage<T>* StorageNewWithData(T* data, index_t size) {
-  SHADE_CHECK_GE(size, 0) << "THStorage_newWithData: size " << size << " is negative";
-  SHADE_CHECK(data != nullptr || size == 0)
-      << "THStorage_newWithData: null data for " << size << " elements";
-  const index_t nbytes = CheckedMul(size, static_cast<index_t>(sizeof(T)), "THStorage size");
-  auto* s = new Storage<T>();
-  s->storage = shade::Storage(data, cpu::kDevMask, TypeMeta::Make<T>(),
-                              static_cast<std::size_t>(nbytes), MemoryDeleter(&AlignedFree));
-  return s;
+  return StorageOps<T>::StorageNewWithData(data, size);
 }
 
 /*! \brief THStorage_(retain). */
 template <typename T>
 void StorageRetain(Storage<T>* s) {
-  if (s) s->refcount.fetch_add(1, std::memory_order_relaxed);
+  StorageOps<T>::StorageRetain(s);
 }
 
 /*! \brief THStorage_(free): drops a reference; the last one deletes the storage. */
 template <typename T>
 void StorageFree(Storage<T>* s) {
-  if (!s) return;
-  if (s->refcount.fetch_sub(1, std::memory_order_acq_rel) == 1) delete s;
+  StorageOps<T>::StorageFree(s);
 }
 
 /*! \brief THStorage_(data) (null when the storage has no elements). */
 template <typename T>
 T* StorageData(const Storage<T>* s) {
-  SHADE_CHECK(s != nullptr) << "THStorage_data: null storage";
-  return static_cast<T*>(s->storage.data());
+  return StorageOps<T>::StorageData(s);
 }
 
 /*! \brief Checks a storage index (TH: "out of bounds"). */
 template <typename T>
 void CheckStorageIndex(const Storage<T>* s, index_t idx, const char* fn) {
-  const index_t n = StorageSize(s);
-  SHADE_CHECK_INDEX(idx >= 0 && idx < n)
-      << fn << ": index " << idx << " out of bounds for a storage of " << n << " elements";
+  StorageOps<T>::CheckStorageIndex(s, idx, fn);
 }
 
 /*! \brief THStorage_(fill). */
 template <typename T>
 void StorageFill(Storage<T>* s, T value) {
-  T* d = StorageData(s);
-  std::fill(d, d + StorageSize(s), value);
+  StorageOps<T>::StorageFill(s, value);
 }
 
 /*! \brief THStorage_(copy): sizes must match (TH: "size mismatch"). */
 template <typename T>
 void StorageCopy(Storage<T>* dst, const Storage<T>* src) {
-  SHADE_CHECK_SHAPE_EQ(StorageSize(dst), StorageSize(src))
-      << "THStorage_copy: size mismatch (destination " << StorageSize(dst) << ", source "
-      << StorageSize(src) << " elements)";
-  if (StorageSize(src) > 0)
-    std::memmove(StorageData(dst), StorageData(src), dst->storage.capacity());
+  StorageOps<T>::StorageCopy(dst, src);
 }
 
 // ------------------------------------------------------------------------------ tensor views
+
 /*! \brief TH's nDimension: 0 for an empty tensor. */
 template <typename T>
 int NDimension(const Tensor<T>* t) {
-  SHADE_CHECK(t != nullptr) << "THTensor: null tensor";
-  return t->array.numel() == 0 ? 0 : t->array.ndim();
+  return TensorOps<T>::NDimension(t);
 }
 
 /*! \brief TH's nElement. */
 template <typename T>
 index_t NElement(const Tensor<T>* t) {
-  SHADE_CHECK(t != nullptr) << "THTensor: null tensor";
-  return t->array.numel();
+  return TensorOps<T>::NElement(t);
 }
 
 /*! \brief Checks `dim` against TH's nDimension (TH: "dimension out of range"). */
 template <typename T>
 void CheckDim(const Tensor<T>* t, int dim, const char* fn) {
-  const int nd = NDimension(t);
-  SHADE_CHECK_INDEX(dim >= 0 && dim < nd)
-      << fn << ": dimension " << dim << " out of range of a " << nd << "D tensor";
+  TensorOps<T>::CheckDim(t, dim, fn);
 }
 
 /*!
@@ -252,184 +328,92 @@ void CheckDim(const Tensor<T>* t, int dim, const char* fn) {
 template <typename T>
 void SetView(Tensor<T>* self, Storage<T>* storage, index_t offset, int ndim, const index_t* sizes,
              const index_t* strides) {
-  SHADE_CHECK(self != nullptr) << "THTensor: null tensor";
-  SHADE_CHECK_GE(offset, 0) << "THTensor: storage offset " << offset << " is negative";
-  SHADE_CHECK_SHAPE_GE(ndim, 0) << "THTensor: " << ndim << " dimensions";
-  int nd = 0;
-  for (; nd < ndim; ++nd) {
-    SHADE_CHECK_SHAPE_GE(sizes[nd], 0)
-        << "THTensor: size " << sizes[nd] << " of dimension " << nd << " is negative";
-    if (sizes[nd] == 0) break;
-  }
-  std::vector<index_t> sz(sizes, sizes + nd), st(static_cast<std::size_t>(nd));
-  index_t span = nd > 0 ? 1 : 0;  // elements from element 0 to the last reachable one, + 1
-  for (int d = nd - 1; d >= 0; --d) {
-    if (strides && strides[d] >= 0) {
-      st[d] = strides[d];
-    } else {
-      st[d] = d == nd - 1 ? 1 : CheckedMul(sz[d + 1], st[d + 1], "THTensor stride");
-    }
-    span = CheckedAdd(span, CheckedMul(sz[d] - 1, st[d], "THTensor extent"), "THTensor extent");
-  }
-  // Retain the new storage before releasing the old one: they may be the same object.
-  if (storage != self->storage) {
-    StorageRetain(storage);
-    StorageFree(self->storage);
-    self->storage = storage;
-  }
-  if (nd > 0) {
-    const index_t needed = CheckedAdd(offset, span, "THTensor extent");
-    if (!self->storage) self->storage = StorageNew<T>();
-    if (needed > StorageSize(self->storage)) StorageResize(self->storage, needed);
-  }
-  self->storage_offset = offset;
-  if (nd == 0) {
-    const index_t zero = 0, one = 1;
-    shade::Storage backing =
-        self->storage ? self->storage->storage : shade::Storage(cpu::kDevMask, TypeMeta::Make<T>());
-    self->array = NDArray::FromStorage(backing, IndexSpan(&zero, 1), IndexSpan(&one, 1), 0);
-  } else {
-    self->array = NDArray::FromStorage(self->storage->storage, sz, st, offset);
-  }
+  TensorOps<T>::SetView(self, storage, offset, ndim, sizes, strides);
 }
 
 /*! \brief SetView with `view`'s layout (a view NDArray over self's or src's storage). */
 template <typename T>
 void SetViewFrom(Tensor<T>* self, Storage<T>* storage, const NDArray& view) {
-  SetView(self, storage, view.storage_offset(), view.ndim(), view.sizes().data(),
-          view.strides().data());
+  TensorOps<T>::SetViewFrom(self, storage, view);
 }
 
 /*! \brief THTensor_(retain). */
 template <typename T>
 void TensorRetain(Tensor<T>* t) {
-  if (t) t->refcount.fetch_add(1, std::memory_order_relaxed);
+  TensorOps<T>::TensorRetain(t);
 }
 
 /*! \brief THTensor_(free): drops a reference; the last one frees the storage reference too. */
 template <typename T>
 void TensorFree(Tensor<T>* t) {
-  if (!t) return;
-  if (t->refcount.fetch_sub(1, std::memory_order_acq_rel) == 1) {
-    StorageFree(t->storage);
-    delete t;
-  }
+  TensorOps<T>::TensorFree(t);
 }
 
 /*! \brief A new tensor object with no storage and nDimension 0. */
 template <typename T>
 Tensor<T>* TensorNew() {
-  auto* t = new Tensor<T>();
-  SetView<T>(t, nullptr, 0, 0, nullptr, nullptr);
-  return t;
+  return TensorOps<T>::TensorNew();
 }
 
 /*! \brief A new tensor that is the view (sizes, strides, offset) on `storage` (retained). */
 template <typename T>
 Tensor<T>* TensorNewView(Storage<T>* storage, index_t offset, int ndim, const index_t* sizes,
                          const index_t* strides) {
-  Tensor<T>* t = TensorNew<T>();
-  try {
-    SetView(t, storage, offset, ndim, sizes, strides);
-  } catch (...) {
-    TensorFree(t);
-    throw;
-  }
-  return t;
+  return TensorOps<T>::TensorNewView(storage, offset, ndim, sizes, strides);
 }
 
 /*! \brief THTensor_(data): storage data + offset, or null without storage. */
 template <typename T>
 T* TensorData(const Tensor<T>* t) {
-  SHADE_CHECK(t != nullptr) << "THTensor_data: null tensor";
-  if (!t->storage || !t->storage->storage.data()) return nullptr;
-  return StorageData(t->storage) + t->storage_offset;
+  return TensorOps<T>::TensorData(t);
 }
 
 /*! \brief THTensor_(resizeNd): contiguous strides where `strides` is null or negative. */
 template <typename T>
 void TensorResizeNd(Tensor<T>* t, int ndim, const index_t* sizes, const index_t* strides) {
-  SetView(t, t->storage, t->storage_offset, ndim, sizes, strides);
+  TensorOps<T>::TensorResizeNd(t, ndim, sizes, strides);
 }
 
 /*! \brief A new tensor with its own contiguous storage (THTensor_(newWithSizeNd)). */
 template <typename T>
 Tensor<T>* TensorNewWithSize(int ndim, const index_t* sizes, const index_t* strides = nullptr) {
-  return TensorNewView<T>(nullptr, 0, ndim, sizes, strides);
+  return TensorOps<T>::TensorNewWithSize(ndim, sizes, strides);
 }
 
 /*! \brief THTensor_(newWithTensor): a new tensor object with the same view and storage. */
 template <typename T>
 Tensor<T>* TensorNewWithTensor(const Tensor<T>* src) {
-  SHADE_CHECK(src != nullptr) << "THTensor_newWithTensor: null tensor";
-  Tensor<T>* t = TensorNew<T>();
-  if (NDimension(src) == 0) {
-    SetView(t, src->storage, src->storage_offset, 0, nullptr, nullptr);
-  } else {
-    SetViewFrom(t, src->storage, src->array);
-  }
-  return t;
+  return TensorOps<T>::TensorNewWithTensor(src);
 }
-
-/*! \brief Element-wise copy between tensors of equal nElement (TH: each in its own order). */
-template <typename D, typename S>
-void TensorCopy(Tensor<D>* dst, const Tensor<S>* src);
 
 /*! \brief THTensor_(newClone): a contiguous copy. */
 template <typename T>
 Tensor<T>* TensorNewClone(const Tensor<T>* src) {
-  SHADE_CHECK(src != nullptr) << "THTensor_newClone: null tensor";
-  const int nd = NDimension(src);
-  Tensor<T>* t = TensorNewWithSize<T>(nd, src->array.sizes().data());
-  try {
-    TensorCopy(t, src);
-  } catch (...) {
-    TensorFree(t);
-    throw;
-  }
-  return t;
+  return TensorOps<T>::TensorNewClone(src);
 }
 
 /*! \brief THTensor_(newContiguous): the same view when contiguous, else a clone. */
 template <typename T>
 Tensor<T>* TensorNewContiguous(const Tensor<T>* src) {
-  SHADE_CHECK(src != nullptr) << "THTensor_newContiguous: null tensor";
-  return src->array.is_contiguous() ? TensorNewWithTensor(src) : TensorNewClone(src);
+  return TensorOps<T>::TensorNewContiguous(src);
 }
 
 /*! \brief THTensor_(select): `self` becomes `src` at index `idx` of dimension `dim`. */
 template <typename T>
 void TensorSelect(Tensor<T>* self, const Tensor<T>* src, int dim, index_t idx) {
-  SHADE_CHECK_SHAPE(NDimension(src) > 1)
-      << "THTensor_select: cannot select on a vector (a " << NDimension(src) << "D tensor)";
-  CheckDim(src, dim, "THTensor_select");
-  const index_t n = src->array.size(dim);
-  SHADE_CHECK_INDEX(idx >= 0 && idx < n)
-      << "THTensor_select: index " << idx << " out of range for size " << n << " of dimension "
-      << dim;
-  SetViewFrom(self, src->storage, src->array.select(dim, idx));
+  TensorOps<T>::TensorSelect(self, src, dim, idx);
 }
 
 /*! \brief THTensor_(narrow): elements [first, first + size) of dimension `dim`. */
 template <typename T>
 void TensorNarrow(Tensor<T>* self, const Tensor<T>* src, int dim, index_t first, index_t size) {
-  CheckDim(src, dim, "THTensor_narrow");
-  const index_t n = src->array.size(dim);
-  SHADE_CHECK_INDEX(first >= 0 && first < n)
-      << "THTensor_narrow: first index " << first << " out of range for size " << n
-      << " of dimension " << dim;
-  SHADE_CHECK_INDEX(size > 0 && first <= n - size)
-      << "THTensor_narrow: size " << size << " out of range (first " << first << ", dimension "
-      << dim << " of size " << n << ")";
-  SetViewFrom(self, src->storage, src->array.narrow(dim, first, size));
+  TensorOps<T>::TensorNarrow(self, src, dim, first, size);
 }
 
 /*! \brief THTensor_(transpose): swaps dimensions d1 and d2. */
 template <typename T>
 void TensorTranspose(Tensor<T>* self, const Tensor<T>* src, int d1, int d2) {
-  CheckDim(src, d1, "THTensor_transpose");
-  CheckDim(src, d2, "THTensor_transpose");
-  SetViewFrom(self, src->storage, src->array.transpose(d1, d2));
+  TensorOps<T>::TensorTranspose(self, src, d1, d2);
 }
 
 /*!
@@ -438,20 +422,7 @@ void TensorTranspose(Tensor<T>* self, const Tensor<T>* src, int d1, int d2) {
  */
 template <typename T>
 void TensorUnfold(Tensor<T>* self, const Tensor<T>* src, int dim, index_t size, index_t step) {
-  SHADE_CHECK_SHAPE(NDimension(src) > 0) << "THTensor_unfold: cannot unfold an empty tensor";
-  CheckDim(src, dim, "THTensor_unfold");
-  const index_t n = src->array.size(dim);
-  SHADE_CHECK_INDEX(size >= 1 && size <= n)
-      << "THTensor_unfold: window size " << size << " out of range for size " << n
-      << " of dimension " << dim;
-  SHADE_CHECK_GT(step, 0) << "THTensor_unfold: step " << step << " is not positive";
-  std::vector<index_t> sz = src->array.sizes().vec(), st = src->array.strides().vec();
-  sz.push_back(size);
-  st.push_back(st[dim]);
-  sz[dim] = (n - size) / step + 1;
-  st[dim] = CheckedMul(step, st[dim], "THTensor_unfold stride");
-  SetView(self, src->storage, src->storage_offset, static_cast<int>(sz.size()), sz.data(),
-          st.data());
+  TensorOps<T>::TensorUnfold(self, src, dim, size, step);
 }
 
 /*! \brief TH's newSelect/newNarrow/newTranspose/newUnfold: a new tensor over src's storage that
@@ -471,41 +442,25 @@ Tensor<T>* TensorNewView(Tensor<T>* src, View&& view) {
 /*! \brief THTensor_(squeeze): drops size-1 dimensions (one stays when all are size 1). */
 template <typename T>
 void TensorSqueeze(Tensor<T>* self, const Tensor<T>* src) {
-  if (NDimension(src) == 0)
-    return SetView(self, src->storage, src->storage_offset, 0, nullptr, nullptr);
-  NDArray v = src->array.squeeze();
-  if (v.ndim() == 0) v = v.unsqueeze(0);
-  SetViewFrom(self, src->storage, v);
+  TensorOps<T>::TensorSqueeze(self, src);
 }
 
 /*! \brief THTensor_(squeeze1d): drops dimension `dim` if it has size 1 and is not the only one. */
 template <typename T>
 void TensorSqueeze1d(Tensor<T>* self, const Tensor<T>* src, int dim) {
-  CheckDim(src, dim, "THTensor_squeeze1d");
-  if (src->array.size(dim) == 1 && NDimension(src) > 1) {
-    SetViewFrom(self, src->storage, src->array.squeeze(dim));
-  } else {
-    SetViewFrom(self, src->storage, src->array);
-  }
+  TensorOps<T>::TensorSqueeze1d(self, src, dim);
 }
 
 /*! \brief THTensor_(unsqueeze1d): a new size-1 dimension at `dim` (in [0, nDimension]). */
 template <typename T>
 void TensorUnsqueeze1d(Tensor<T>* self, const Tensor<T>* src, int dim) {
-  const int nd = NDimension(src);
-  SHADE_CHECK(nd > 0) << "THTensor_unsqueeze1d: cannot unsqueeze an empty tensor";
-  SHADE_CHECK_INDEX(dim >= 0 && dim <= nd)
-      << "THTensor_unsqueeze1d: dimension " << dim << " out of range of a " << nd << "D tensor";
-  SetViewFrom(self, src->storage, src->array.unsqueeze(dim));
+  TensorOps<T>::TensorUnsqueeze1d(self, src, dim);
 }
 
 /*! \brief THTensor_(set): `self` becomes the same view on the same storage as `src`. */
 template <typename T>
 void TensorSet(Tensor<T>* self, const Tensor<T>* src) {
-  if (self == src) return;
-  if (NDimension(src) == 0)
-    return SetView(self, src->storage, src->storage_offset, 0, nullptr, nullptr);
-  SetViewFrom(self, src->storage, src->array);
+  TensorOps<T>::TensorSet(self, src);
 }
 
 /*! \brief THTensor_(isSameSizeAs). */
@@ -518,27 +473,13 @@ bool TensorIsSameSizeAs(const Tensor<T>* a, const Tensor<U>* b) {
 /*! \brief THTensor_(isSetTo): same storage, offset, sizes and strides (and not empty). */
 template <typename T>
 bool TensorIsSetTo(const Tensor<T>* a, const Tensor<T>* b) {
-  if (!a->storage || a->storage != b->storage || NDimension(a) != NDimension(b)) return false;
-  if (a->storage_offset != b->storage_offset || NDimension(a) == 0) return false;
-  return a->array.sizes() == b->array.sizes() && a->array.strides() == b->array.strides();
+  return TensorOps<T>::TensorIsSetTo(a, b);
 }
 
 /*! \brief The element at `idx` (TH's get/set Nd checks: rank, then each index). */
 template <typename T>
 T& TensorElement(const Tensor<T>* t, std::initializer_list<index_t> idx, const char* fn) {
-  const int nd = NDimension(t);
-  SHADE_CHECK_SHAPE_EQ(nd, static_cast<int>(idx.size()))
-      << fn << ": tensor must have " << idx.size() << " dimension(s), it has " << nd;
-  index_t off = t->storage_offset;
-  int d = 0;
-  for (index_t i : idx) {
-    const index_t n = t->array.size(d);
-    SHADE_CHECK_INDEX(i >= 0 && i < n)
-        << fn << ": index " << i << " out of range for size " << n << " of dimension " << d;
-    off += i * t->array.stride(d);
-    ++d;
-  }
-  return StorageData(t->storage)[off];
+  return TensorOps<T>::TensorElement(t, idx, fn);
 }
 
 /*! \brief Converts one element between real types (through float for half). */
@@ -556,8 +497,7 @@ D ConvertReal(S v) {
 /*! \brief THTensor_(fill) over the strided-iteration engine. */
 template <typename T>
 void TensorFill(Tensor<T>* t, T value) {
-  if (NElement(t) == 0) return;
-  ApplyElementwise<T>([value](T& x) { x = value; }, ApplyOptions(), t->array);
+  TensorOps<T>::TensorFill(t, value);
 }
 
 // ------------------------------------------------------------------------------ TH_TENSOR_APPLY
@@ -611,12 +551,20 @@ class ApplyCursor {
  private:
   std::vector<index_t> sizes_, strides_, counter_;
 };
-
 /*! \brief TH_TENSOR_APPLY2/3's check: every tensor has the same number of elements. */
-inline void CheckApplyNumel(const char* name1, index_t n1, const char* name2, index_t n2) {
-  SHADE_CHECK_EQ(n1, n2) << "inconsistent tensor size, expected " << name1 << " and " << name2
-                         << " to have the same number of elements, but got " << n1 << " and " << n2
-                         << " elements respectively";
+void CheckApplyNumel(const char* name1, index_t n1, const char* name2, index_t n2);
+
+/*! \brief "[d0 x d1 x ...]" (TH's sizeDesc), truncated to fit THDescBuff. */
+template <typename T>
+THDescBuff SizeDesc(const Tensor<T>* t) {
+  return TensorOps<T>::SizeDesc(t);
+}
+
+/*! \brief Shared by the per-type copyX functions: TH's element-wise copy between tensors
+ *  of equal nElement, each walked in its own row-major order. */
+template <typename D, typename S>
+void TensorCopy(Tensor<D>* dst, const Tensor<S>* src) {
+  CopyOps<D>::Copy(dst, src);
 }
 
 }  // namespace th
@@ -639,69 +587,6 @@ inline void THFree(void* ptr) {
   do {                                                                                       \
     if (!(cond)) ::shade::th::ThrowArgCheck(__FILE__, __LINE__, (argN), #cond, __VA_ARGS__); \
   } while (0)
-
-/*! \brief TH's size description buffer (THTensor_(sizeDesc)). */
-struct THDescBuff {
-  /*! \brief "[2 x 3]"-style text, NUL-terminated (truncated with "..." when long). */
-  char str[64];
-};
-
-namespace shade {
-namespace th {
-/*! \brief "[d0 x d1 x ...]" (TH's sizeDesc), truncated to fit THDescBuff. */
-template <typename T>
-THDescBuff SizeDesc(const Tensor<T>* t) {
-  std::string s = "[";
-  for (int d = 0; d < NDimension(t); ++d) {
-    if (d > 0) s += " x ";
-    s += std::to_string(t->array.size(d));
-  }
-  s += "]";
-  THDescBuff buf;
-  if (s.size() >= sizeof(buf.str)) s = s.substr(0, sizeof(buf.str) - 4) + "...";
-  std::memcpy(buf.str, s.c_str(), s.size() + 1);
-  return buf;
-}
-
-/*! \brief Shared by the per-type copyX functions. */
-template <typename D, typename S>
-void TensorCopy(Tensor<D>* dst, const Tensor<S>* src) {
-  SHADE_CHECK(dst != nullptr && src != nullptr) << "THTensor_copy: null tensor";
-  CheckApplyNumel("destination", NElement(dst), "source", NElement(src));
-  if (NElement(dst) == 0) return;
-  if (TensorIsSameSizeAs(dst, src)) {
-    // Same shape: NDArray's copy (the strided engine, any layouts, dtype converted), compiled
-    // once in the library rather than once per pair of TH types here.
-    dst->array.copy_(src->array);
-    return;
-  }
-  // Same numel, other shape: each tensor in its own row-major order, as TH does.
-  ApplyCursor<D> dc(dst);
-  ApplyCursor<S> sc(src);
-  D* dp = dc.data;
-  S* sp = sc.data;
-  index_t di = 0, si = 0;
-  bool finished = false;
-  while (!finished) {
-    for (; di < dc.size && si < sc.size; ++di, ++si, dp += dc.stride, sp += sc.stride) {
-      *dp = ConvertReal<D>(*sp);
-    }
-    if (di == dc.size) {
-      if (dc.dim == -1) break;
-      dp -= dc.size * dc.stride;
-      finished = dc.NextSection(&dp);
-      di = 0;
-    }
-    if (si == sc.size) {
-      if (sc.dim == -1) break;
-      sp -= sc.size * sc.stride;
-      finished = sc.NextSection(&sp) || finished;
-      si = 0;
-    }
-  }
-}
-}  // namespace th
-}  // namespace shade
 
 /// Per-tensor part of the APPLY macros (internal): declares TENSOR's cursor and TH's local
 /// names TENSOR_data, TENSOR_size, TENSOR_stride and TENSOR_i.
