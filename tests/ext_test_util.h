@@ -42,9 +42,7 @@ struct Buf {
   static constexpr double kSentinel = -77;
   /*! The sentinel as a DType: -77, or 179 for unsigned types (-77 converted to an unsigned type
    *  is undefined behaviour, which clang's UBSan reports as float-cast-overflow). */
-  static DType Sentinel() {
-    return std::is_unsigned<DType>::value ? DType(179) : DType(kSentinel);
-  }
+  static DType Sentinel() { return std::is_unsigned<DType>::value ? DType(179) : DType(kSentinel); }
   explicit Buf(Shape<dim> s, index_t pad = 3) {
     const index_t rows = s.ProdShape(0, dim - 1);
     const index_t stride = s[dim - 1] + pad;
