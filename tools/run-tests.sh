@@ -31,6 +31,8 @@ if [ -n "$sanitize" ] && [ "${SHADE_COMPILER:-gcc}" = clang ]; then
   # libclang-rt-dev holds libFuzzer and the sanitizer runtimes (clang only recommends it).
   apt-get install -y -qq libclang-rt-dev >/dev/null
   build_dir=build-clang-asan
+  # libomp's per-thread buffers live until exit (tests/lsan-suppressions.txt says why).
+  export LSAN_OPTIONS="suppressions=$PWD/tests/lsan-suppressions.txt:print_suppressions=0${LSAN_OPTIONS:+:$LSAN_OPTIONS}"
   opt_flags=(-DCMAKE_CXX_FLAGS_RELEASE="-O0 -DNDEBUG" -DSHADE_TEST_ALL_TARGETS=OFF -DSHADE_NATIVE=OFF
     -DSHADE_BUILD_FUZZ=ON)
 elif [ -n "$sanitize" ]; then
