@@ -79,7 +79,7 @@ TEST_F(FloatErrorsTest, RaiseIgnoreScopeAndThreads) {
     FloatErrorPolicy p;
     p.divide = FloatErrorAction::kRaise;
     FloatErrorScope scope(p);
-    EXPECT_THROW(NDArray(true_divide(one, zero)), FloatingPointError);
+    EXPECT_THROW({ NDArray r = true_divide(one, zero); }, FloatingPointError);
     NDArray out = zeros({8}, kFloat64);
     EXPECT_THROW(true_divide(one, zero, out), FloatingPointError);
     try {
