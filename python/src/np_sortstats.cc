@@ -28,12 +28,6 @@ auto NoGil(F&& f) {
   return f();
 }
 
-// NumPy returns scalars for 0-d results of reductions.
-py::object ScalarOrArray(NDArray r) {
-  if (r.ndim() == 0) return ElementAsScalar(r);
-  return Wrap(std::move(r));
-}
-
 // axis=None -> nullopt, else an int.
 std::optional<index_t> OptAxis(py::handle axis) {
   if (axis.is_none()) return std::nullopt;

@@ -88,9 +88,13 @@ inline T FromKey(KeyType<T> k) {
     constexpr U kSign = U(1) << (8 * sizeof(T) - 1);
     b = (k & kSign) ? static_cast<U>(k ^ kSign) : static_cast<U>(~k);
   }
-  T x;
-  std::memcpy(static_cast<void*>(&x), &b, sizeof(T));
-  return x;
+  if constexpr (std::is_same<T, bool>::value) {
+    return b != 0;  // a bool array's bytes may hold any non-zero value (NumPy's views do)
+  } else {
+    T x;
+    std::memcpy(static_cast<void*>(&x), &b, sizeof(T));
+    return x;
+  }
 }
 
 /*! \brief x as double (through float for the 16-bit floats). */
