@@ -220,9 +220,21 @@ void BindSortStats(py::module_& m, py::class_<PyArray>& cls) {
       "Indices where v would be inserted to keep the array sorted.");
 
   // ---------------------------------------------------------------- searching and counting
-  m.def(
-      "where", [](py::handle condition) { return Tuple(where(AsNDArray(condition))); },
-      py::arg("condition"), "where(condition): the indices of the non-zero elements.");
+  // numpy.where is a function, not a ufunc: one argument gives the indices of the non-zero
+  // elements, three select (the registry's ternary op, bound before as a ufunc object).
+  const py::object select_where = m.attr("where");
+  m.attr("where") = py::cpp_function(
+      [select_where](py::handle condition, py::handle x, py::handle y) -> py::object {
+        if (x.is_none() && y.is_none()) return Tuple(where(AsNDArray(condition)));
+        if (x.is_none() || y.is_none()) {
+          throw py::value_error("either both or neither of x and y should be given");
+        }
+        return select_where(condition, x, y);
+      },
+      py::name("where"), py::scope(m), py::arg("condition"), py::arg("x") = py::none(),
+      py::arg("y") = py::none(),
+      "where(condition, [x, y]): the indices of the non-zero elements, or x where condition "
+      "holds and y elsewhere.");
   cls.def(
       "nonzero", [](py::handle self) { return Tuple(nonzero(AsNDArray(self))); },
       "Indices of the non-zero elements, one array per dimension.");
