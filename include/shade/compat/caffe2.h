@@ -75,6 +75,7 @@ class Flag {
   /*! \brief The current value. */
   operator T() const { return Get(); }  // NOLINT(google-explicit-constructor): a flag reads as T
 };
+/*! \brief SetMaxKeepOnShrinkMemory's signature as the flag's setter. */
 inline void SetMaxKeepBytes(std::int64_t bytes) {
   shade::NDArray::SetMaxKeepOnShrinkMemory(bytes);
 }
