@@ -10,6 +10,7 @@
 #include <limits>
 #include <sstream>
 
+#include "operand_check.h"
 #include "shade/base/checked.h"
 #include "shade/ndarray/creation.h"
 #include "shade/ndarray/ops.h"
@@ -20,21 +21,6 @@
 
 namespace shade {
 namespace {
-
-void CheckArray(const NDArray& a, const char* op) {
-  SHADE_CHECK(a.defined()) << op << ": the NDArray is undefined";
-  SHADE_CHECK_TYPE_GE(a.type_flag(), 0)
-      << op << ": element type " << a.dtype().name() << " is not numeric";
-  SHADE_CHECK(a.data_ptr() != nullptr || a.numel() == 0)
-      << op << ": " << a << " has no memory allocated";
-}
-
-// NumPy's AxisError text (raised as IndexError, one of AxisError's bases).
-index_t NormalizeAxis(index_t axis, index_t nd, const char* op, const char* what = "axis") {
-  SHADE_CHECK_INDEX(axis >= -nd && axis < nd)
-      << op << ": " << what << " " << axis << " is out of bounds for array of dimension " << nd;
-  return axis < 0 ? axis + nd : axis;
-}
 
 std::string ShapeText(IndexSpan s) {
   std::ostringstream os;
@@ -54,8 +40,8 @@ NDArray ReadOnly(NDArray v) {
 NDArray DiagonalView(const NDArray& a, index_t offset, index_t axis1, index_t axis2) {
   const index_t nd = a.ndim();
   SHADE_CHECK_SHAPE_GE(nd, 2) << "diagonal: diag requires an array of at least two dimensions";
-  const index_t a1 = NormalizeAxis(axis1, nd, "diagonal", "axis1");
-  const index_t a2 = NormalizeAxis(axis2, nd, "diagonal", "axis2");
+  const index_t a1 = detail::NormalizeAxis(axis1, nd, "diagonal", "axis1");
+  const index_t a2 = detail::NormalizeAxis(axis2, nd, "diagonal", "axis2");
   SHADE_CHECK(a1 != a2) << "diagonal: axis1 and axis2 cannot be the same";
   std::vector<index_t> sizes, strides;
   for (index_t d = 0; d < nd; ++d) {
@@ -86,7 +72,7 @@ NDArray Scalar(double v) {
 
 // Contiguous int64 copy of an integer array (flat-index inputs).
 NDArray IntegerInput(const NDArray& a, const char* op) {
-  CheckArray(a, op);
+  detail::CheckOperand(a, op);
   const DTypeKind k = KindOf(a.type_flag());
   SHADE_CHECK_TYPE(k == DTypeKind::kSigned || k == DTypeKind::kUnsigned)
       << op << ": only int indices permitted, got " << TypeFlagName(a.type_flag());
@@ -125,7 +111,7 @@ std::vector<index_t> broadcast_shapes(const std::vector<std::vector<index_t>>& s
 }
 
 NDArray broadcast_to(const NDArray& a, IndexSpan shape) {
-  CheckArray(a, "broadcast_to");
+  detail::CheckOperand(a, "broadcast_to");
   for (index_t s : shape)
     SHADE_CHECK_SHAPE_GE(s, 0)
         << "broadcast_to: all elements of broadcast shape must be non-negative";
@@ -144,7 +130,7 @@ NDArray broadcast_to(const NDArray& a, IndexSpan shape) {
 std::vector<NDArray> broadcast_arrays(const std::vector<NDArray>& arrays) {
   std::vector<std::vector<index_t>> shapes;
   for (const NDArray& a : arrays) {
-    CheckArray(a, "broadcast_arrays");
+    detail::CheckOperand(a, "broadcast_arrays");
     shapes.push_back(a.sizes().vec());
   }
   const std::vector<index_t> shape = broadcast_shapes(shapes);
@@ -160,7 +146,7 @@ std::vector<NDArray> meshgrid(const std::vector<NDArray>& xs, bool xy, bool spar
   const index_t nd = static_cast<index_t>(xs.size());
   std::vector<NDArray> out;
   for (index_t i = 0; i < nd; ++i) {
-    CheckArray(xs[i], "meshgrid");
+    detail::CheckOperand(xs[i], "meshgrid");
     std::vector<index_t> shape(nd, 1);
     index_t pos = i;
     if (xy && nd > 1 && i < 2) pos = 1 - i;  // Cartesian: x varies along columns
@@ -203,12 +189,12 @@ NDArray indices(IndexSpan dims, int dtype) {
 
 NDArray moveaxis(const NDArray& a, const std::vector<index_t>& source,
                  const std::vector<index_t>& destination) {
-  CheckArray(a, "moveaxis");
+  detail::CheckOperand(a, "moveaxis");
   const index_t nd = a.ndim();
   std::vector<index_t> src, dst;
-  for (index_t s : source) src.push_back(NormalizeAxis(s, nd, "moveaxis", "source: axis"));
+  for (index_t s : source) src.push_back(detail::NormalizeAxis(s, nd, "moveaxis", "source: axis"));
   for (index_t d : destination)
-    dst.push_back(NormalizeAxis(d, nd, "moveaxis", "destination: axis"));
+    dst.push_back(detail::NormalizeAxis(d, nd, "moveaxis", "destination: axis"));
   auto unique = [](std::vector<index_t> v) {
     std::sort(v.begin(), v.end());
     return std::adjacent_find(v.begin(), v.end()) == v.end();
@@ -229,9 +215,9 @@ NDArray moveaxis(const NDArray& a, const std::vector<index_t>& source,
 }
 
 NDArray rollaxis(const NDArray& a, index_t axis, index_t start) {
-  CheckArray(a, "rollaxis");
+  detail::CheckOperand(a, "rollaxis");
   const index_t n = a.ndim();
-  const index_t ax = NormalizeAxis(axis, n, "rollaxis");
+  const index_t ax = detail::NormalizeAxis(axis, n, "rollaxis");
   const index_t given = start;
   if (start < 0) start += n;
   SHADE_CHECK_INDEX(start >= 0 && start < n + 1)
@@ -247,18 +233,18 @@ NDArray rollaxis(const NDArray& a, index_t axis, index_t start) {
 }
 
 NDArray atleast_1d(const NDArray& a) {
-  CheckArray(a, "atleast_1d");
+  detail::CheckOperand(a, "atleast_1d");
   return a.ndim() == 0 ? a.reshape({1}) : a;
 }
 
 NDArray atleast_2d(const NDArray& a) {
-  CheckArray(a, "atleast_2d");
+  detail::CheckOperand(a, "atleast_2d");
   if (a.ndim() == 0) return a.reshape({1, 1});
   return a.ndim() == 1 ? a.unsqueeze(0) : a;
 }
 
 NDArray atleast_3d(const NDArray& a) {
-  CheckArray(a, "atleast_3d");
+  detail::CheckOperand(a, "atleast_3d");
   if (a.ndim() == 0) return a.reshape({1, 1, 1});
   if (a.ndim() == 1) return a.unsqueeze(0).unsqueeze(2);
   return a.ndim() == 2 ? a.unsqueeze(2) : a;
@@ -291,7 +277,7 @@ NDArray dstack(const std::vector<NDArray>& arrays) {
 NDArray column_stack(const std::vector<NDArray>& arrays) {
   std::vector<NDArray> xs;
   for (const NDArray& a : arrays) {
-    CheckArray(a, "column_stack");
+    detail::CheckOperand(a, "column_stack");
     xs.push_back(a.ndim() < 2 ? atleast_2d(a).transpose(0, 1) : a);
   }
   return concatenate(xs, 1);
@@ -299,7 +285,7 @@ NDArray column_stack(const std::vector<NDArray>& arrays) {
 
 namespace {
 void CheckSplitRank(const NDArray& a, index_t min_rank, const char* op) {
-  CheckArray(a, op);
+  detail::CheckOperand(a, op);
   SHADE_CHECK_SHAPE_GE(a.ndim(), min_rank)
       << op << " only works on arrays of " << min_rank << " or more dimensions";
 }
@@ -335,12 +321,12 @@ std::vector<NDArray> dsplit(const NDArray& a, const std::vector<index_t>& indice
 // ------------------------------------------------------------------ diagonals and triangles
 
 NDArray diagonal(const NDArray& a, index_t offset, index_t axis1, index_t axis2) {
-  CheckArray(a, "diagonal");
+  detail::CheckOperand(a, "diagonal");
   return ReadOnly(DiagonalView(a, offset, axis1, axis2));
 }
 
 NDArray diag(const NDArray& v, index_t k) {
-  CheckArray(v, "diag");
+  detail::CheckOperand(v, "diag");
   if (v.ndim() == 2) return diagonal(v, k, 0, 1);
   SHADE_CHECK_SHAPE(v.ndim() == 1) << "diag: Input must be 1- or 2-d.";
   const index_t n = CheckedAdd(v.size(0), k < 0 ? -k : k, "diag size");
@@ -350,12 +336,12 @@ NDArray diag(const NDArray& v, index_t k) {
 }
 
 NDArray diagflat(const NDArray& v, index_t k) {
-  CheckArray(v, "diagflat");
+  detail::CheckOperand(v, "diagflat");
   return diag(v.reshape({-1}), k);
 }
 
 NDArray trace(const NDArray& a, index_t offset, index_t axis1, index_t axis2, int dtype) {
-  CheckArray(a, "trace");
+  detail::CheckOperand(a, "trace");
   NDArray d = DiagonalView(a, offset, axis1, axis2);
   if (dtype >= 0) d = astype(d, dtype);
   return sum(d, AxisSet(index_t{-1}));
@@ -374,7 +360,7 @@ NDArray tri(index_t n, index_t m, index_t k, int dtype) {
 namespace {
 // m where mask (the last two axes' tri), else zero; 1-D m broadcasts to a square (NumPy).
 NDArray Triangle(const NDArray& m, index_t k, bool lower, const char* op) {
-  CheckArray(m, op);
+  detail::CheckOperand(m, op);
   SHADE_CHECK_SHAPE_GE(m.ndim(), 1) << op << ": the input must have at least one dimension";
   const index_t rows = m.ndim() >= 2 ? m.size(-2) : m.size(-1);
   const index_t cols = m.size(-1);
@@ -678,7 +664,7 @@ class Padder {
 }  // namespace
 
 NDArray pad(const NDArray& a, const PadPairs& pad_width, PadMode mode, const PadOptions& options) {
-  CheckArray(a, "pad");
+  detail::CheckOperand(a, "pad");
   const std::size_t nd = static_cast<std::size_t>(a.ndim());
   SHADE_CHECK_SHAPE_EQ(pad_width.size(), nd)
       << "pad: pad_width needs one (before, after) pair per axis";
@@ -799,7 +785,7 @@ NDArray AxisBack(const NDArray& r, index_t axis) {
 }  // namespace
 
 NDArray packbits(const NDArray& a, bool flatten, index_t axis, bool little) {
-  CheckArray(a, "packbits");
+  detail::CheckOperand(a, "packbits");
   const DTypeKind k = KindOf(a.type_flag());
   SHADE_CHECK_TYPE(k != DTypeKind::kFloat)
       << "Expected an input array of integer or boolean data type (packbits got "
@@ -807,7 +793,7 @@ NDArray packbits(const NDArray& a, bool flatten, index_t axis, bool little) {
   const NDArray src0 = flatten ? a.reshape({-1}) : a;
   SHADE_CHECK_INDEX(src0.ndim() >= 1)
       << "packbits: axis " << axis << " is out of bounds for array of dimension 0";
-  const index_t ax = flatten ? 0 : NormalizeAxis(axis, src0.ndim(), "packbits");
+  const index_t ax = flatten ? 0 : detail::NormalizeAxis(axis, src0.ndim(), "packbits");
   const NDArray bits = AxisLast(src0, ax, kBool);  // 0 / 1 bytes
   const index_t len = src0.size(ax), packed = (len + 7) / 8;
   std::vector<index_t> shape = bits.sizes().vec();
@@ -835,14 +821,14 @@ NDArray packbits(const NDArray& a, bool flatten, index_t axis, bool little) {
 
 NDArray unpackbits(const NDArray& a, bool flatten, index_t axis, bool has_count, index_t count,
                    bool little) {
-  CheckArray(a, "unpackbits");
+  detail::CheckOperand(a, "unpackbits");
   SHADE_CHECK_TYPE(a.type_flag() == kUint8)
       << "Expected an input array of unsigned byte data type (unpackbits got "
       << TypeFlagName(a.type_flag()) << ")";
   const NDArray src0 = flatten ? a.reshape({-1}) : a;
   SHADE_CHECK_INDEX(src0.ndim() >= 1)
       << "unpackbits: axis " << axis << " is out of bounds for array of dimension 0";
-  const index_t ax = flatten ? 0 : NormalizeAxis(axis, src0.ndim(), "unpackbits");
+  const index_t ax = flatten ? 0 : detail::NormalizeAxis(axis, src0.ndim(), "unpackbits");
   const NDArray bytes = AxisLast(src0, ax, kUint8);
   const index_t len = src0.size(ax);
   const index_t avail = CheckedMul(len, index_t{8}, "unpackbits size");
@@ -873,7 +859,7 @@ NDArray unpackbits(const NDArray& a, bool flatten, index_t axis, bool has_count,
 // ------------------------------------------------------------------ dtype views
 
 NDArray view_dtype(const NDArray& a, int flag) {
-  CheckArray(a, "view");
+  detail::CheckOperand(a, "view");
   SHADE_CHECK_TYPE(IsValidTypeFlag(flag)) << "view: unknown dtype flag " << flag;
   const TypeMeta meta = TypeMeta::FromFlag(flag);
   const index_t old_size = static_cast<index_t>(a.itemsize());
@@ -913,7 +899,7 @@ NDArray view_dtype(const NDArray& a, int flag) {
 }
 
 NDArray frombuffer(const NDArray& bytes, int flag, index_t count, index_t offset) {
-  CheckArray(bytes, "frombuffer");
+  detail::CheckOperand(bytes, "frombuffer");
   SHADE_CHECK_TYPE(bytes.type_flag() == kUint8 && bytes.ndim() == 1)
       << "frombuffer: expects a 1-D uint8 byte array";
   SHADE_CHECK_TYPE(IsValidTypeFlag(flag)) << "frombuffer: unknown dtype flag " << flag;

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "operand_check.h"
 #include "shade/backend/cpu/parallel.h"
 #include "shade/ndarray/ndarray.h"
 #include "shade/ndarray/ops.h"
@@ -19,17 +20,9 @@
 namespace shade {
 namespace {
 
-void CheckArray(const NDArray& a, const char* op, const char* what) {
-  SHADE_CHECK(a.defined()) << op << ": " << what << " is an undefined NDArray";
-  SHADE_CHECK_TYPE_GE(a.type_flag(), 0)
-      << op << ": " << what << " has non-numeric element type " << a.dtype().name();
-  SHADE_CHECK(a.data_ptr() != nullptr || a.numel() == 0)
-      << op << ": " << what << " has no memory allocated";
-}
-
 // Index values as int64 (row-major), each checked against `size` and wrapped when negative.
 std::vector<index_t> ReadIndices(const NDArray& idx, index_t size, index_t axis, const char* op) {
-  CheckArray(idx, op, "the index array");
+  detail::CheckOperand(idx, op, "the index array");
   const DTypeKind kind = KindOf(idx.type_flag());
   SHADE_CHECK_TYPE(kind == DTypeKind::kSigned || kind == DTypeKind::kUnsigned)
       << op << ": index arrays must have an integer dtype, got " << TypeFlagName(idx.type_flag());
@@ -106,7 +99,7 @@ std::vector<NDArray> ExpandMasks(const NDArray& a, const std::vector<NDArray>& i
   index_t dim = 0;
   for (std::size_t k = 0; k < indices.size(); ++k) {
     const NDArray& x = indices[k];
-    CheckArray(x, op, "an index array");
+    detail::CheckOperand(x, op, "an index array");
     if (x.type_flag() == kBool) {
       SHADE_CHECK_INDEX_LE(dim + x.ndim(), a.ndim())
           << op << ": too many indices for an array of shape " << a.sizes()
@@ -155,7 +148,7 @@ std::vector<index_t> FlatRows(const NDArray& a, const std::vector<NDArray>& idx,
 }  // namespace
 
 NDArray take(const NDArray& a, const NDArray& indices, index_t axis) {
-  CheckArray(a, "take", "the array");
+  detail::CheckOperand(a, "take", "the array");
   const int nd = a.ndim();
   SHADE_CHECK_INDEX(axis >= -nd && axis < nd)
       << "take: axis " << axis << " is out of bounds for an array of dimension " << nd << " (shape "
@@ -182,12 +175,12 @@ NDArray take(const NDArray& a, const NDArray& indices, index_t axis) {
 }
 
 NDArray take(const NDArray& a, const NDArray& indices) {
-  CheckArray(a, "take", "the array");
+  detail::CheckOperand(a, "take", "the array");
   return take(a.reshape({a.numel()}), indices, 0);
 }
 
 std::vector<NDArray> nonzero(const NDArray& a) {
-  CheckArray(a, "nonzero", "the array");
+  detail::CheckOperand(a, "nonzero", "the array");
   SHADE_CHECK_SHAPE_GE(a.ndim(), 1)
       << "nonzero: calling nonzero on a rank-0 array is not allowed (NumPy refuses it too)";
   const NDArray b = astype(a, kBool).contiguous();
@@ -214,7 +207,7 @@ std::vector<NDArray> nonzero(const NDArray& a) {
 }
 
 NDArray index(const NDArray& a, const std::vector<NDArray>& indices) {
-  CheckArray(a, "index", "the array");
+  detail::CheckOperand(a, "index", "the array");
   const std::vector<NDArray> idx = ExpandMasks(a, indices, "index");
   if (idx.empty()) return a.Clone();
   std::vector<index_t> shape;
@@ -235,8 +228,8 @@ NDArray index(const NDArray& a, const std::vector<NDArray>& indices) {
 
 const NDArray& index_put_(const NDArray& a, const std::vector<NDArray>& indices,
                           const NDArray& values, bool accumulate) {
-  CheckArray(a, "index_put_", "the destination");
-  CheckArray(values, "index_put_", "the values");
+  detail::CheckOperand(a, "index_put_", "the destination");
+  detail::CheckOperand(values, "index_put_", "the values");
   a.CheckWriteable("index_put_");
   SHADE_CHECK(a.is_non_overlapping())
       << "index_put_: cannot write into " << a << ": its elements overlap (an expanded view)";
@@ -293,7 +286,7 @@ const NDArray& index_put_(const NDArray& a, const std::vector<NDArray>& indices,
 }
 
 const NDArray& masked_fill_(const NDArray& a, const NDArray& mask, double value) {
-  CheckArray(mask, "masked_fill_", "the mask");
+  detail::CheckOperand(mask, "masked_fill_", "the mask");
   SHADE_CHECK_TYPE_EQ(mask.type_flag(), static_cast<int>(kBool))
       << "masked_fill_: the mask must be bool, got " << TypeFlagName(mask.type_flag());
   NDArray v = NDArray::Empty({}, kFloat64);

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "operand_check.h"
 #include "shade/ndarray/creation.h"
 #include "shade/ndarray/indexing.h"
 #include "shade/ndarray/ops.h"
@@ -14,14 +15,6 @@
 
 namespace shade {
 namespace {
-
-void CheckArray(const NDArray& a, const char* op, const char* what) {
-  SHADE_CHECK(a.defined()) << op << ": " << what << " is an undefined NDArray";
-  SHADE_CHECK_TYPE_GE(a.type_flag(), 0)
-      << op << ": " << what << " has non-numeric element type " << a.dtype().name();
-  SHADE_CHECK(a.data_ptr() != nullptr || a.numel() == 0)
-      << op << ": " << what << " " << a << " has no memory allocated";
-}
 
 bool IsInteger(int flag) {
   const DTypeKind k = KindOf(flag);
@@ -53,7 +46,7 @@ NDArray Cycled(const NDArray& v, index_t n) {
 // The fancy index of take/put_along_axis: aranges on every axis but `axis`, indices there.
 std::vector<NDArray> AlongAxisIndex(const NDArray& arr, const NDArray& indices, index_t axis,
                                     const char* op) {
-  CheckArray(indices, op, "indices");
+  detail::CheckOperand(indices, op, "indices");
   SHADE_CHECK_INDEX(IsInteger(indices.type_flag())) << "`indices` must be an integer array";
   SHADE_CHECK_SHAPE_EQ(indices.ndim(), arr.ndim())
       << "`indices` and `arr` must have the same number of dimensions";
@@ -73,7 +66,7 @@ std::vector<NDArray> AlongAxisIndex(const NDArray& arr, const NDArray& indices, 
 }
 
 void CheckFlatIndices(const NDArray& indices, const char* op) {
-  CheckArray(indices, op, "indices");
+  detail::CheckOperand(indices, op, "indices");
   SHADE_CHECK_INDEX(IsInteger(indices.type_flag())) << "`indices` must be an integer array";
   SHADE_CHECK_SHAPE_EQ(indices.ndim(), 1)
       << "when axis=None, `indices` must have a single dimension.";
@@ -82,9 +75,9 @@ void CheckFlatIndices(const NDArray& indices, const char* op) {
 }  // namespace
 
 const NDArray& put(const NDArray& a, const NDArray& ind, const NDArray& v, IndexMode mode) {
-  CheckArray(a, "put", "the array");
-  CheckArray(ind, "put", "the indices");
-  CheckArray(v, "put", "the values");
+  detail::CheckOperand(a, "put", "the array");
+  detail::CheckOperand(ind, "put", "the indices");
+  detail::CheckOperand(v, "put", "the values");
   SHADE_CHECK_TYPE(IsInteger(ind.type_flag()) || ind.numel() == 0)
       << "put: indices must be integers, got " << TypeFlagName(ind.type_flag());
   a.CheckWriteable("put");
@@ -110,9 +103,9 @@ const NDArray& put(const NDArray& a, const NDArray& ind, const NDArray& v, Index
 }
 
 const NDArray& place(const NDArray& arr, const NDArray& mask, const NDArray& vals) {
-  CheckArray(arr, "place", "the array");
-  CheckArray(mask, "place", "the mask");
-  CheckArray(vals, "place", "the values");
+  detail::CheckOperand(arr, "place", "the array");
+  detail::CheckOperand(mask, "place", "the mask");
+  detail::CheckOperand(vals, "place", "the values");
   SHADE_CHECK_SHAPE_EQ(mask.numel(), arr.numel()) << "place: mask and data must be the same size";
   arr.CheckWriteable("place");
   const NDArray m = astype(mask, kBool).reshape({-1});
@@ -125,9 +118,9 @@ const NDArray& place(const NDArray& arr, const NDArray& mask, const NDArray& val
 }
 
 const NDArray& putmask(const NDArray& a, const NDArray& mask, const NDArray& values) {
-  CheckArray(a, "putmask", "the array");
-  CheckArray(mask, "putmask", "the mask");
-  CheckArray(values, "putmask", "the values");
+  detail::CheckOperand(a, "putmask", "the array");
+  detail::CheckOperand(mask, "putmask", "the mask");
+  detail::CheckOperand(values, "putmask", "the values");
   SHADE_CHECK_SHAPE_EQ(mask.numel(), a.numel()) << "putmask: mask and data must be the same size";
   a.CheckWriteable("putmask");
   if (values.numel() == 0 || a.numel() == 0) return a;
@@ -138,27 +131,27 @@ const NDArray& putmask(const NDArray& a, const NDArray& mask, const NDArray& val
 }
 
 NDArray take_along_axis(const NDArray& arr, const NDArray& indices, index_t axis) {
-  CheckArray(arr, "take_along_axis", "arr");
+  detail::CheckOperand(arr, "take_along_axis", "arr");
   return index(arr, AlongAxisIndex(arr, indices, axis, "take_along_axis"));
 }
 
 NDArray take_along_axis(const NDArray& arr, const NDArray& indices) {
-  CheckArray(arr, "take_along_axis", "arr");
+  detail::CheckOperand(arr, "take_along_axis", "arr");
   CheckFlatIndices(indices, "take_along_axis");
   return index(arr.reshape({-1}), {indices});
 }
 
 const NDArray& put_along_axis(const NDArray& arr, const NDArray& indices, const NDArray& values,
                               index_t axis) {
-  CheckArray(arr, "put_along_axis", "arr");
-  CheckArray(values, "put_along_axis", "values");
+  detail::CheckOperand(arr, "put_along_axis", "arr");
+  detail::CheckOperand(values, "put_along_axis", "values");
   index_put_(arr, AlongAxisIndex(arr, indices, axis, "put_along_axis"), values);
   return arr;
 }
 
 const NDArray& put_along_axis(const NDArray& arr, const NDArray& indices, const NDArray& values) {
-  CheckArray(arr, "put_along_axis", "arr");
-  CheckArray(values, "put_along_axis", "values");
+  detail::CheckOperand(arr, "put_along_axis", "arr");
+  detail::CheckOperand(values, "put_along_axis", "values");
   CheckFlatIndices(indices, "put_along_axis");
   WithFlat(arr, "put_along_axis",
            [&](const NDArray& flat) { index_put_(flat, {indices}, values); });
@@ -187,8 +180,8 @@ const char* CastingName(Casting c) {
 
 const NDArray& copyto(const NDArray& dst, const NDArray& src, Casting casting,
                       const NDArray& where) {
-  CheckArray(dst, "copyto", "dst");
-  CheckArray(src, "copyto", "src");
+  detail::CheckOperand(dst, "copyto", "dst");
+  detail::CheckOperand(src, "copyto", "src");
   SHADE_CHECK_TYPE(CanCast(src.type_flag(), dst.type_flag(), casting))
       << "Cannot cast array data from " << DTypeText(src.type_flag()) << " to "
       << DTypeText(dst.type_flag()) << " according to the rule '" << CastingName(casting) << "'";
@@ -197,7 +190,7 @@ const NDArray& copyto(const NDArray& dst, const NDArray& src, Casting casting,
     dst.copy_(src);
     return dst;
   }
-  CheckArray(where, "copyto", "where");
+  detail::CheckOperand(where, "copyto", "where");
   SHADE_CHECK_TYPE(where.type_flag() == kBool)
       << "Cannot cast array data from " << DTypeText(where.type_flag())
       << " to dtype('bool') according to the rule 'safe'";

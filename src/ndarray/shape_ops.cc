@@ -6,19 +6,12 @@
 #include <sstream>
 #include <vector>
 
+#include "operand_check.h"
 #include "shade/ndarray/indexing.h"
 #include "shade/ndarray/ops.h"
 
 namespace shade {
 namespace {
-
-void CheckArray(const NDArray& a, const char* op) {
-  SHADE_CHECK(a.defined()) << op << ": the NDArray is undefined";
-  SHADE_CHECK_TYPE_GE(a.type_flag(), 0)
-      << op << ": element type " << a.dtype().name() << " is not numeric";
-  SHADE_CHECK(a.data_ptr() != nullptr || a.numel() == 0)
-      << op << ": " << a << " has no memory allocated";
-}
 
 int WrapAxis(index_t axis, int nd, const NDArray& a, const char* op) {
   SHADE_CHECK_INDEX(axis >= -nd && axis < nd)
@@ -37,7 +30,7 @@ NDArray IndexArray(const std::vector<index_t>& v) {
 }  // namespace
 
 NDArray astype(const NDArray& a, int flag, Casting casting) {
-  CheckArray(a, "astype");
+  detail::CheckOperand(a, "astype");
   SHADE_CHECK_TYPE(IsValidTypeFlag(flag)) << "astype: unknown dtype flag " << flag;
   SHADE_CHECK_TYPE(CanCast(a.type_flag(), flag, casting))
       << "astype: cannot cast " << TypeFlagName(a.type_flag()) << " to " << TypeFlagName(flag)
@@ -51,7 +44,7 @@ NDArray astype(const NDArray& a, int flag, Casting casting) {
 
 NDArray cat(const std::vector<NDArray>& arrays, index_t axis) {
   SHADE_CHECK(!arrays.empty()) << "cat: need at least one array to concatenate";
-  for (std::size_t i = 0; i < arrays.size(); ++i) CheckArray(arrays[i], "cat");
+  for (std::size_t i = 0; i < arrays.size(); ++i) detail::CheckOperand(arrays[i], "cat");
   const NDArray& first = arrays[0];
   const int nd = first.ndim();
   SHADE_CHECK_SHAPE_GE(nd, 1) << "cat: zero-dimensional arrays cannot be concatenated";
@@ -89,7 +82,7 @@ NDArray concatenate(const std::vector<NDArray>& arrays, index_t axis) {
 
 NDArray stack(const std::vector<NDArray>& arrays, index_t axis) {
   SHADE_CHECK(!arrays.empty()) << "stack: need at least one array to stack";
-  for (const NDArray& x : arrays) CheckArray(x, "stack");
+  for (const NDArray& x : arrays) detail::CheckOperand(x, "stack");
   const int nd = arrays[0].ndim();
   const int ax = WrapAxis(axis, nd + 1, arrays[0], "stack");
   std::vector<NDArray> parts;
@@ -103,7 +96,7 @@ NDArray stack(const std::vector<NDArray>& arrays, index_t axis) {
 }
 
 std::vector<NDArray> split(const NDArray& a, const std::vector<index_t>& indices, index_t axis) {
-  CheckArray(a, "split");
+  detail::CheckOperand(a, "split");
   const int ax = WrapAxis(axis, a.ndim(), a, "split");
   const index_t n = a.size(ax);
   std::vector<NDArray> out;
@@ -122,7 +115,7 @@ std::vector<NDArray> split(const NDArray& a, const std::vector<index_t>& indices
 }
 
 std::vector<NDArray> array_split(const NDArray& a, index_t sections, index_t axis) {
-  CheckArray(a, "array_split");
+  detail::CheckOperand(a, "array_split");
   SHADE_CHECK_GT(sections, 0) << "array_split: number sections must be larger than 0, got "
                               << sections;
   const int ax = WrapAxis(axis, a.ndim(), a, "array_split");
@@ -137,7 +130,7 @@ std::vector<NDArray> array_split(const NDArray& a, index_t sections, index_t axi
 }
 
 std::vector<NDArray> split(const NDArray& a, index_t sections, index_t axis) {
-  CheckArray(a, "split");
+  detail::CheckOperand(a, "split");
   SHADE_CHECK_GT(sections, 0) << "split: number sections must be larger than 0, got " << sections;
   const int ax = WrapAxis(axis, a.ndim(), a, "split");
   SHADE_CHECK_SHAPE_EQ(a.size(ax) % sections, 0)
@@ -147,7 +140,7 @@ std::vector<NDArray> split(const NDArray& a, index_t sections, index_t axis) {
 }
 
 NDArray flip(const NDArray& a, const std::vector<index_t>& axes) {
-  CheckArray(a, "flip");
+  detail::CheckOperand(a, "flip");
   std::vector<bool> seen(a.ndim(), false);
   NDArray out = a;
   for (index_t axis : axes) {
@@ -162,7 +155,7 @@ NDArray flip(const NDArray& a, const std::vector<index_t>& axes) {
 }
 
 NDArray flip(const NDArray& a) {
-  CheckArray(a, "flip");
+  detail::CheckOperand(a, "flip");
   std::vector<index_t> axes;
   for (int d = 0; d < a.ndim(); ++d) axes.push_back(d);
   return flip(a, axes);
@@ -170,7 +163,7 @@ NDArray flip(const NDArray& a) {
 
 NDArray roll(const NDArray& a, const std::vector<index_t>& shifts,
              const std::vector<index_t>& axes) {
-  CheckArray(a, "roll");
+  detail::CheckOperand(a, "roll");
   SHADE_CHECK_EQ(shifts.size(), axes.size()) << "roll: shift and axis must have the same length";
   std::vector<index_t> total(a.ndim(), 0);
   for (std::size_t k = 0; k < axes.size(); ++k)
@@ -193,13 +186,13 @@ NDArray roll(const NDArray& a, index_t shift, index_t axis) {
 }
 
 NDArray roll(const NDArray& a, index_t shift) {
-  CheckArray(a, "roll");
+  detail::CheckOperand(a, "roll");
   const NDArray flat = a.reshape({a.numel()});
   return roll(flat, shift, 0).view(a.sizes());
 }
 
 NDArray tile(const NDArray& a, const std::vector<index_t>& reps) {
-  CheckArray(a, "tile");
+  detail::CheckOperand(a, "tile");
   for (index_t r : reps) SHADE_CHECK_GE(r, 0) << "tile: negative repetition " << r;
   const int nd = std::max<int>(a.ndim(), static_cast<int>(reps.size()));
   std::vector<index_t> r(nd - reps.size(), 1), s(nd - a.ndim(), 1);
@@ -220,7 +213,7 @@ NDArray tile(const NDArray& a, const std::vector<index_t>& reps) {
 }
 
 NDArray repeat(const NDArray& a, const std::vector<index_t>& repeats, index_t axis) {
-  CheckArray(a, "repeat");
+  detail::CheckOperand(a, "repeat");
   const int ax = WrapAxis(axis, a.ndim(), a, "repeat");
   const index_t n = a.size(ax);
   SHADE_CHECK_SHAPE(static_cast<index_t>(repeats.size()) == n || repeats.size() == 1)
@@ -242,7 +235,7 @@ NDArray repeat(const NDArray& a, index_t repeats, index_t axis) {
 }
 
 NDArray repeat(const NDArray& a, index_t repeats) {
-  CheckArray(a, "repeat");
+  detail::CheckOperand(a, "repeat");
   return repeat(a.reshape({a.numel()}), repeats, 0);
 }
 

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "operand_check.h"
 #include "shade/base/checked.h"
 #include "shade/functor/op_registry.h"
 #include "shade/ndarray/creation.h"
@@ -250,9 +251,7 @@ NDArray Accumulate(OpCode op, const NDArray& a, index_t axis, int dtype) {
   const UfuncInfo& info = BinaryInfo(op, "accumulate");
   SHADE_CHECK(a.defined()) << info.name << ".accumulate: the array is undefined";
   SHADE_CHECK_AS(TypeError, a.ndim() > 0) << "cannot accumulate on a scalar";
-  SHADE_CHECK_INDEX(axis >= -a.ndim() && axis < a.ndim())
-      << "axis " << axis << " is out of bounds for array of dimension " << a.ndim();
-  if (axis < 0) axis += a.ndim();
+  axis = detail::NormalizeAxis(axis, a.ndim(), "accumulate");
   const int in = LoopInput(op, a.type_flag(), dtype);
   const int out = LoopOutput(op, in, dtype, "accumulate");
   const NDArray x = in == a.type_flag() ? a : astype(a, in);
@@ -271,9 +270,7 @@ NDArray ReduceAt(OpCode op, const NDArray& a, const std::vector<index_t>& indice
   const UfuncInfo& info = BinaryInfo(op, "reduceat");
   SHADE_CHECK(a.defined()) << info.name << ".reduceat: the array is undefined";
   SHADE_CHECK_AS(TypeError, a.ndim() > 0) << "cannot reduceat on a scalar";
-  SHADE_CHECK_INDEX(axis >= -a.ndim() && axis < a.ndim())
-      << "axis " << axis << " is out of bounds for array of dimension " << a.ndim();
-  if (axis < 0) axis += a.ndim();
+  axis = detail::NormalizeAxis(axis, a.ndim(), "reduceat");
   const index_t n = a.size(axis);
   for (index_t i : indices) {
     SHADE_CHECK_INDEX(i >= 0 && i < n)
