@@ -2,7 +2,8 @@
  * \file fp_flags.h
  * \brief The CPU's floating-point exception flags (divide by zero, overflow, underflow, invalid)
  *  read and cleared cheaply: MXCSR on x86 (what SSE/AVX kernels set; a few cycles), the C
- *  library's fenv functions elsewhere. ndarray/float_errors.h turns them into NumPy's errstate behaviour.
+ *  library's fenv functions elsewhere. ndarray/float_errors.h turns them into NumPy's
+ *  errstate behaviour.
  */
 #ifndef SHADE_BACKEND_CPU_FP_FLAGS_H_
 #define SHADE_BACKEND_CPU_FP_FLAGS_H_
