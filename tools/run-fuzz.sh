@@ -1,10 +1,18 @@
 #!/usr/bin/env bash
-# Builds every libFuzzer target in fuzz/ (clang, -fsanitize=fuzzer,address,undefined, leak
-# detection on) and runs them from their seed corpora (fuzz/corpus/<target>/, plus the loader
-# test files for the .npy and NDArray targets).
+# The one fuzz runner: builds every libFuzzer target in fuzz/ (clang,
+# -fsanitize=fuzzer,address,undefined, leak detection on) and runs them from their corpora.
 #   tools/run-fuzz.sh smoke [seconds]         every target for `seconds` (default 30), two at a
 #                                             time (CI: 10 targets x 30 s / 2 cores ~ 3 min + build)
 #   tools/run-fuzz.sh run <target> <runs> [max_total_time]   one campaign, niced, in-process
+#   tools/run-fuzz.sh loaders [runs]          the three loader targets (.npy header, .npy,
+#                                             NDArray format), `runs` executions each (1,000,000)
+#   tools/run-fuzz.sh merge <target>|all      minimizes (libFuzzer -merge=1) the committed corpus
+#                                             together with what campaigns found, and stores the
+#                                             result back as fuzz/corpus/<target>.tar.gz
+# Corpora: fuzz/corpus/<target>.tar.gz, one minimized archive per target (issue 43: the loose
+# seed files were 94% of the tracked files), unpacked into $build/corpus/<target>/ before a run,
+# plus the loaders' test files for the .npy and NDArray targets. A campaign grows the unpacked
+# working corpus; `merge` folds it back into the archive (docs/design/hardening.md, "Corpora").
 # Build directory: $SHADE_FUZZ_BUILD (default build-fuzz). A directory that is already configured
 # with SHADE_BUILD_FUZZ=ON and the sanitizers (CI's build-clang-asan, made by
 # `SHADE_COMPILER=clang SHADE_SANITIZE=address,undefined tools/run-tests.sh`) is used as it is:
@@ -42,15 +50,31 @@ export UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
 export ASAN_OPTIONS=detect_leaks=1:allocator_may_return_null=0
 export OPENBLAS_CORETYPE=Haswell OMP_NUM_THREADS=1
 
-corpus_of() {  # a working corpus: the committed seeds plus the loaders' test files
+corpus_of() {  # a working corpus: the committed archive plus the loaders' test files
   local t="$1" dir="$build/corpus/$1"
   mkdir -p "$dir"
-  if [ -d "fuzz/corpus/$t" ]; then cp -n fuzz/corpus/"$t"/* "$dir/" 2>/dev/null || true; fi
+  # Files a campaign already holds under the same name (a content hash) are skipped.
+  if [ -f "fuzz/corpus/$t.tar.gz" ]; then tar --skip-old-files -xzf "fuzz/corpus/$t.tar.gz" -C "$dir"; fi
   case "$t" in
     npy_load_fuzzer) cp -n tests/data/io/npy/*.npy tests/data/io/bad/*.npy "$dir/" 2>/dev/null || true ;;
     ndarray_load_fuzzer) cp -n tests/data/io/nd/*.nd "$dir/" 2>/dev/null || true ;;
   esac
   echo "$dir"
+}
+
+merge_one() {  # target: minimize the working corpus (archive + findings) into a fresh archive
+  local t="$1" dir merged
+  dir="$(corpus_of "$t")"
+  merged="$build/corpus-merged/$t"
+  rm -rf "$merged" && mkdir -p "$merged"
+  "$build/fuzz/$t" -merge=1 -max_len=4096 -rss_limit_mb=2048 -timeout=30 "$merged" "$dir" \
+    >"$build/$t.merge.log" 2>&1 || { tail -n 40 "$build/$t.merge.log"; echo "run-fuzz: merge of $t FAILED" >&2; return 1; }
+  # Deterministic archive (sorted names, fixed owner and times, gzip -n): re-packing an unchanged
+  # corpus rewrites the same bytes, so git sees no change.
+  tar --sort=name --mtime=@0 --owner=0 --group=0 --numeric-owner -C "$merged" -cf - . |
+    gzip -9n >"fuzz/corpus/$t.tar.gz"
+  echo "run-fuzz: $t: $(find "$dir" -type f | wc -l) inputs minimized to $(find "$merged" -type f | wc -l)" \
+    "($(stat -c %s "fuzz/corpus/$t.tar.gz") bytes compressed)"
 }
 
 run_one() {  # target runs seconds
@@ -77,5 +101,17 @@ case "$mode" in
     cmake --build "$build" -j"${JOBS:-$jobs}" --target "$t"
     run_one "$t" "$3" "${4:-0}"
     ;;
-  *) echo "usage: tools/run-fuzz.sh smoke [seconds] | run <target> <runs> [max_total_time]" >&2; exit 2 ;;
+  loaders)
+    for t in npy_header_fuzzer npy_load_fuzzer ndarray_load_fuzzer; do
+      cmake --build "$build" -j"${JOBS:-$jobs}" --target "$t"
+      run_one "$t" "${2:-1000000}" 0
+    done
+    ;;
+  merge)
+    if [ "${2:-}" = all ]; then sel=("${targets[@]}"); else sel=("${2:?usage: merge <target>|all}"); fi
+    cmake --build "$build" -j"${JOBS:-$jobs}" --target "${sel[@]}"
+    for t in "${sel[@]}"; do merge_one "$t"; done
+    ;;
+  *) echo "usage: tools/run-fuzz.sh smoke [seconds] | run <target> <runs> [max_total_time] |" \
+    "loaders [runs] | merge <target>|all" >&2; exit 2 ;;
 esac
