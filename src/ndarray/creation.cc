@@ -194,7 +194,8 @@ NDArray Generator::Generate(IndexSpan shape, int dtype, const char* who, Draw dr
     using T = typename decltype(tag)::type;
     T* base = static_cast<T*>(out.data_ptr());
     const index_t chunks = (n + kChunk - 1) / kChunk;
-    ParallelFor(0, chunks, 4, [&](index_t cb, index_t ce) {
+    // A draw costs about a math function per element: kMathGrain elements per task.
+    ParallelFor(0, chunks, std::max<index_t>(1, kMathGrain / kChunk), [&](index_t cb, index_t ce) {
       for (index_t c = cb; c < ce; ++c) {
         std::mt19937_64 g(Mix(seed, call, static_cast<std::uint64_t>(c)));
         const index_t end = std::min(n, (c + 1) * kChunk);

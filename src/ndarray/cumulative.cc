@@ -230,7 +230,8 @@ NDArray interp(const NDArray& x, const NDArray& xp, const NDArray& fp, std::opti
   NDArray out = NDArray::Empty(x.sizes(), kFloat64);
   const double* in = xv.data<double>();
   double* o = out.data<double>();
-  ParallelFor(0, xv.numel(), 4096, [&](index_t b, index_t e) {
+  // A binary search per element: the grain of a math-function map.
+  ParallelFor(0, xv.numel(), kMathGrain, [&](index_t b, index_t e) {
     for (index_t i = b; i < e; ++i) {
       const double v = in[i];
       if (v != v) {

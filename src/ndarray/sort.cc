@@ -419,7 +419,8 @@ NDArray searchsorted(const NDArray& a, const NDArray& v, const std::string& side
     LaneKeys(ab.data<T>(), n, keys.data());
     const T* vp = vb.data<T>();
     std::int64_t* o = out.data<std::int64_t>();
-    ParallelFor(0, vb.numel(), 4096, [&](index_t b, index_t e) {
+    // A binary search per element: the grain of a math-function map.
+    ParallelFor(0, vb.numel(), kMathGrain, [&](index_t b, index_t e) {
       for (index_t i = b; i < e; ++i) {
         const U k = ToKey(vp[i], true);
         const auto it = left ? std::lower_bound(keys.begin(), keys.end(), k)

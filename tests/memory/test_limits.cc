@@ -26,6 +26,8 @@
 #include "shade/io/stream.h"
 #include "shade/memory/alloc.h"
 #include "shade/memory/allocator.h"
+#include "shade/memory/scratch.h"
+#include "shade/expr/ext/reduce.h"
 #include "shade/ndarray/linalg.h"
 #include "shade/ndarray/ndarray.h"
 #include "shade/ndarray/ops.h"
@@ -109,6 +111,24 @@ TEST(AllocationCap, ResultsOfOperationsAreCapped) {
   const NDArray small = a.slice(0, 0, 8);  // 8 x 64 doubles: 4 KiB, under the cap
   const NDArray r = small * 2;
   EXPECT_EQ(r.at<double>(7, 63), 3.0);
+}
+
+// Temporaries go through the cap too (memory/scratch.h): a static-path reduction whose source is
+// an expression (not memory) materialises it in a ScratchBuffer, which the cap refuses.
+TEST(AllocationCap, ScratchBuffersAreCapped) {
+  EXPECT_THROW(shade::ScratchBuffer<float>(-1), shade::Error);
+  EXPECT_TRUE(Contains(ErrorText([] { shade::ScratchBuffer<double>(kMax / 4, "huge scratch"); }),
+                       "huge scratch"));
+  CapGuard cap(16 << 10);
+  EXPECT_TRUE(Contains(ErrorText([] { shade::ScratchBuffer<double>(4096, "rows"); }), "32768"));
+  EXPECT_TRUE(Contains(ErrorText([] { shade::MakeSharedScratch<float>(8192, "idx"); }), "32768"));
+  const shade::ScratchBuffer<double> ok(1024);  // 8 KiB: under the cap
+  ok[1023] = 2.0;
+  EXPECT_EQ(ok[1023], 2.0);
+  std::vector<float> data(64 * 128, 1.0f);
+  shade::Tensor<shade::cpu, 2, float> t(data.data(), shade::Shape2(64, 128));
+  // t * 2 is an expression: reduce_all copies it into a 32 KiB scratch buffer first.
+  EXPECT_TRUE(Contains(ErrorText([&] { (void)shade::expr::sum_all(t * 2.0f); }), "32768"));
 }
 
 // A registered allocator never sees a request above the cap.

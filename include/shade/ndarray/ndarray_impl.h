@@ -164,6 +164,7 @@ class NDArrayImpl : public intrusive_ptr_target {
  private:
   void SetRank(int ndim) {
     if (ndim == ndim_) return;
+    // policy-ok(raw-allocation): sizes and strides of a high rank, metadata, not element data
     index_t* fresh = ndim > kInlineDims ? new index_t[2 * static_cast<std::size_t>(ndim)] : nullptr;
     if (ndim_ > kInlineDims) delete[] heap_;
     ndim_ = ndim;

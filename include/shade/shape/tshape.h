@@ -214,6 +214,7 @@ class TShape {
  private:
   void SetDim(index_t dim) {
     if (dim > kStackCache && dim > num_heap_allocated_) {
+      // policy-ok(raw-allocation): shape metadata, one extent per dimension, not element data
       index_t* fresh = new index_t[static_cast<std::size_t>(dim)];
       // Keep the current extents reachable while callers copy from themselves.
       delete[] data_heap_;

@@ -26,6 +26,7 @@
 #include "shade/expr/expression.h"
 #include "shade/expr/map.h"
 #include "shade/expr/plan.h"
+#include "shade/memory/scratch.h"
 #include "shade/shape/shape.h"
 #include "shade/tensor/tensor.h"
 
@@ -65,8 +66,8 @@ inline void CheckShapeArg(const Shape<dim>& s, const char* who) {
 template <typename IDType, typename IndexExp>
 inline std::shared_ptr<index_t[]> EvalIndices(const IndexExp& index, index_t n, index_t bound,
                                               const char* who, const char* what) {
-  std::shared_ptr<index_t[]> out(new index_t[static_cast<size_t>(n > 0 ? n : 1)]);
-  std::unique_ptr<IDType[]> raw(new IDType[static_cast<size_t>(n > 0 ? n : 1)]);
+  std::shared_ptr<index_t[]> out = MakeSharedScratch<index_t>(n, who);
+  ScratchBuffer<IDType> raw(n, who);
   Tensor<cpu, 1, IDType> tmp(raw.get(), Shape1(n));
   MapExp<sv::saveto>(&tmp, index);
   for (index_t i = 0; i < n; ++i) {
@@ -267,8 +268,8 @@ inline void ScatterPlaneBlocks(Tensor<cpu, dim, DType>* dst, index_t outer, inde
   const index_t blocks = outer > 0 ? (outer - 1) / block + 1 : 0;
   in_place = in_place && std::is_same<Saver, sv::saveto>::value && dst->stride_ == cols;
   ParallelFor(0, inner * blocks, UnitGrain(work * block), [&](index_t b, index_t end) {
-    std::unique_ptr<DType[]> buf;
-    if (!in_place) buf.reset(new DType[static_cast<size_t>(area > 0 ? area * block : 1)]);
+    ScratchBuffer<DType> buf;
+    if (!in_place) buf.reset(CheckedMul(area, block, "scatter block"), "scatter block");
     for (index_t v = b; v < end; ++v) {
       const index_t i = v / blocks, o_begin = (v - i * blocks) * block;
       const index_t o_end = std::min(outer, o_begin + block);

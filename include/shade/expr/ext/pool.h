@@ -682,7 +682,7 @@ struct TensorEvaluator<PoolingExp<Reducer, SrcExp, DType, srcdim>> {
           // Windows [0, inside) lie within the row: they are reduced across the row one window
           // row and kernel column at a time, in the (y, x) order of ReduceWindow (same values).
           const index_t inside = std::min(g.pwidth, (g.width - g.ksize_x) / g.kstride_x + 1);
-          std::unique_ptr<DType[]> acc(new DType[static_cast<size_t>(g.pwidth > 0 ? g.pwidth : 1)]);
+          ScratchBuffer<DType> acc(g.pwidth, "pooling row");
           index_t plane = b / g.pheight, py = b - plane * g.pheight;
           for (index_t r = b; r < end; ++r) {
             const DType* in = src.ptr + plane * g.height * ld;

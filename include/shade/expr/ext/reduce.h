@@ -25,6 +25,7 @@
 #include "shade/backend/cpu/reduce.h"
 #include "shade/expr/ext/ext_base.h"
 #include "shade/expr/map.h"
+#include "shade/memory/scratch.h"
 #include "shade/tensor/tensor.h"
 
 namespace shade {
@@ -56,7 +57,7 @@ struct KernelReducer<red::minimum> {
  */
 template <int dim, typename SrcExp, typename DType>
 inline RowsView<DType> SourceRows(const SrcExp& src, const Shape<dim>& s, bool need_dense,
-                                  std::unique_ptr<DType[]>* hold) {
+                                  ScratchBuffer<DType>* hold) {
   const index_t cols = s[dim - 1];
   const index_t rows = s.ProdShape(0, dim - 1);
   RowsView<DType> view;
@@ -65,7 +66,7 @@ inline RowsView<DType> SourceRows(const SrcExp& src, const Shape<dim>& s, bool n
     return view;
   }
   const index_t total = CheckedMul(rows, cols, "reduction source size");
-  hold->reset(new DType[static_cast<size_t>(total > 0 ? total : 1)]);
+  hold->reset(total, "reduction source copy");
   Tensor<cpu, dim, DType> tmp(hold->get(), s);
   ExpEngine<sv::saveto, Tensor<cpu, dim, DType>, DType>::Eval(&tmp, src);
   return {hold->get(), rows, cols, cols};
@@ -80,7 +81,7 @@ template <typename Red, int dim, typename SrcExp, typename DType>
 inline void ReduceExceptDimInto(const SrcExp& src, const Shape<dim>& s, int keep, DType* out) {
   using KRed = typename KernelReducer<Red>::type;
   const index_t A = s.ProdShape(0, keep), K = s[keep];
-  std::unique_ptr<DType[]> hold;
+  ScratchBuffer<DType> hold;
   if (keep == dim - 1) {  // reduce over rows: the axis-0 kernel, reading pitched rows in place
     const RowsView<DType> v = SourceRows<dim>(src, s, false, &hold);
     kernel::ReduceRows<KRed>(A, K, v.ptr, v.ld, out);
@@ -88,7 +89,7 @@ inline void ReduceExceptDimInto(const SrcExp& src, const Shape<dim>& s, int keep
   }
   const RowsView<DType> v = SourceRows<dim>(src, s, false, &hold);
   const index_t R = s.ProdShape(keep + 1, dim - 1), C = s[dim - 1];
-  std::unique_ptr<DType[]> t1, t2(new DType[static_cast<size_t>(A * K > 0 ? A * K : 1)]);
+  ScratchBuffer<DType> t1, t2(CheckedMul(A, K, "reduction partial sums"), "reduction partial sums");
   if (v.ld == C || R == 1) {
     // each (a, k) block is R*C dense elements (or one pitched row): one full reduction each
     if (v.ld == C) {
@@ -97,7 +98,7 @@ inline void ReduceExceptDimInto(const SrcExp& src, const Shape<dim>& s, int keep
       kernel::ReduceCols<KRed>(A * K, C, v.ptr, v.ld, t2.get());
     }
   } else {  // pitched rows: reduce every row, then the R row results of each block
-    t1.reset(new DType[static_cast<size_t>(v.rows > 0 ? v.rows : 1)]);
+    t1.reset(v.rows, "reduction row sums");
     kernel::ReduceCols<KRed>(v.rows, C, v.ptr, v.ld, t1.get());
     kernel::ReduceCols<KRed>(A * K, R, t1.get(), R, t2.get());
   }
@@ -112,7 +113,7 @@ template <typename Red, bool mask, int dim, typename SrcExp, typename DType>
 inline void ReduceAxisInto(const SrcExp& src, const Shape<dim>& s, int axis, DType* out) {
   using KRed = typename KernelReducer<Red>::type;
   const index_t outer = s.ProdShape(0, axis), len = s[axis], inner = s.ProdShape(axis + 1, dim);
-  std::unique_ptr<DType[]> hold;
+  ScratchBuffer<DType> hold;
   // The last axis of a pitched tensor is a set of rows: reduce them in place.
   const bool last = axis == dim - 1;
   const RowsView<DType> v = SourceRows<dim>(src, s, !(last && !mask), &hold);
@@ -241,7 +242,7 @@ class Plan<ReduceTo1DExp<SrcExp, DType, Reducer, dimkeep>, DType> {
  public:
   /*! \brief Evaluates the reduction into an owned buffer (the one pass over the source). */
   explicit Plan(const ReduceTo1DExp<SrcExp, DType, Reducer, dimkeep>& e)
-      : buf_(new DType[static_cast<size_t>(e.shape_[0] > 0 ? e.shape_[0] : 1)]) {
+      : buf_(MakeSharedScratch<DType>(e.shape_[0], "reduction result")) {
     detail::ReduceExceptDimInto<Reducer>(e.src_, e.src_shape_, dimkeep, buf_.get());
     ptr_ = buf_.get();
   }
@@ -262,7 +263,8 @@ class Plan<ReduceWithAxisExp<Reducer, SrcExp, DType, dimsrc, mask, dimdst>, DTyp
    *  the result is empty).
    */
   explicit Plan(const ReduceWithAxisExp<Reducer, SrcExp, DType, dimsrc, mask, dimdst>& e)
-      : buf_(new DType[e.shape_.Size() > 0 ? e.shape_.Size() : 1]), last_(e.shape_[dimdst - 1]) {
+      : buf_(MakeSharedScratch<DType>(static_cast<index_t>(e.shape_.Size()), "reduction result")),
+        last_(e.shape_[dimdst - 1]) {
     if (e.shape_.Size() > 0) {
       detail::ReduceAxisInto<Reducer, mask>(e.src_, e.src_shape_, e.axis_, buf_.get());
     }
@@ -287,11 +289,11 @@ inline DType reduce_all(const Exp<SrcExp, DType, etype>& exp) {
   constexpr int dim = ExpInfo<SrcExp>::kDim;
   static_assert(dim >= 1, "reduce_all: the source must be a tensor expression");
   const Shape<dim> s = detail::SourceShape<dim>(exp.self(), "reduce_all");
-  std::unique_ptr<DType[]> hold;
+  ScratchBuffer<DType> hold;
   const detail::RowsView<DType> v = detail::SourceRows<dim>(exp.self(), s, false, &hold);
   using KRed = typename detail::KernelReducer<Reducer>::type;
   if (v.ld == v.cols || v.rows <= 1) return kernel::ReduceAll<KRed>(v.rows * v.cols, v.ptr);
-  std::unique_ptr<DType[]> part(new DType[static_cast<size_t>(v.rows)]);
+  ScratchBuffer<DType> part(v.rows, "reduction row sums");
   kernel::ReduceCols<KRed>(v.rows, v.cols, v.ptr, v.ld, part.get());
   return kernel::ReduceAll<KRed>(v.rows, part.get());
 }
@@ -318,7 +320,7 @@ inline index_t ArgAll(const SrcExp& src, const char* who) {
   static_assert(dim >= 1, "argmax_all/argmin_all: the source must be a tensor expression");
   const Shape<dim> s = SourceShape<dim>(src, who);
   SHADE_CHECK_SHAPE_GT(s.Size(), 0u) << who << ": empty source of shape " << s;
-  std::unique_ptr<DType[]> hold;
+  ScratchBuffer<DType> hold;
   const RowsView<DType> v = SourceRows<dim>(src, s, true, &hold);
   return kMax ? kernel::ArgMax(v.rows * v.cols, v.ptr) : kernel::ArgMin(v.rows * v.cols, v.ptr);
 }

@@ -52,8 +52,8 @@ inline std::shared_ptr<index_t[]> TakeIndices(const IndexExp& index, index_t n, 
   if (mode == take_mode::kRaise) return EvalIndices<IDType>(index, n, bound, who, "number of rows");
   SHADE_CHECK(n == 0 || bound > 0)
       << who << ": cannot clip or wrap " << n << " indices into a source with 0 rows";
-  std::shared_ptr<index_t[]> out(new index_t[static_cast<size_t>(n > 0 ? n : 1)]);
-  std::unique_ptr<IDType[]> raw(new IDType[static_cast<size_t>(n > 0 ? n : 1)]);
+  std::shared_ptr<index_t[]> out = MakeSharedScratch<index_t>(n, who);
+  ScratchBuffer<IDType> raw(n, who);
   Tensor<cpu, 1, IDType> tmp(raw.get(), Shape1(n));
   MapExp<sv::saveto>(&tmp, index);
   for (index_t i = 0; i < n; ++i) {
@@ -185,13 +185,13 @@ class Plan<TakeGradExp<IndexExp, IDType, SrcExp, DType>, DType> {
     const index_t n = is[0];
     const std::shared_ptr<index_t[]> idx =
         detail::TakeIndices<IDType>(e.index_, n, vocab, e.mode_, "take_grad");
-    start_.reset(new index_t[static_cast<size_t>(vocab + 1)]);
-    pos_.reset(new index_t[static_cast<size_t>(n > 0 ? n : 1)]);
+    start_ = MakeSharedScratch<index_t>(CheckedAdd(vocab, 1, "take_grad vocabulary"), "take_grad");
+    pos_ = MakeSharedScratch<index_t>(n, "take_grad");
     for (index_t r = 0; r <= vocab; ++r) start_[static_cast<size_t>(r)] = 0;
     for (index_t i = 0; i < n; ++i) ++start_[static_cast<size_t>(idx[static_cast<size_t>(i)] + 1)];
     for (index_t r = 0; r < vocab; ++r)
       start_[static_cast<size_t>(r + 1)] += start_[static_cast<size_t>(r)];
-    std::unique_ptr<index_t[]> fill(new index_t[static_cast<size_t>(vocab > 0 ? vocab : 1)]);
+    ScratchBuffer<index_t> fill(vocab, "take_grad");
     for (index_t r = 0; r < vocab; ++r)
       fill[static_cast<size_t>(r)] = start_[static_cast<size_t>(r)];
     for (index_t i = 0; i < n; ++i) {
