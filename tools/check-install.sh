@@ -37,6 +37,7 @@ fi
 # built with `pkg-config --cflags --libs shade` alone.
 cmake -S . -B build-shared -DCMAKE_BUILD_TYPE=Release -DBUILD_SHARED_LIBS=ON \
   -DSHADE_BUILD_TESTS=OFF -DSHADE_BUILD_EXAMPLES=OFF -DSHADE_WITH_PYTHON=OFF -DSHADE_WITH_MPI=OFF \
+  -DSHADE_WITH_CUDA=OFF \
   ${CMAKE_CXX_COMPILER_LAUNCHER:+-DCMAKE_CXX_COMPILER_LAUNCHER=$CMAKE_CXX_COMPILER_LAUNCHER} >/dev/null
 cmake --build build-shared -j"$(nproc)" --target shade | grep -E "export-map|error" || true
 cmake --install build-shared --prefix "$shared_prefix" >/dev/null
