@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "shade/backend/cuda/runtime.h"
+#include "shade/compat/mshadow.h"
 #include "shade/expr/expression.h"
 #include "shade/functor/op.h"
 #include "shade/memory/allocator.h"
@@ -382,4 +383,50 @@ TEST_F(Gpu, SumsDouble) {
   CheckSums<double>(257, 300);
 }
 
+// ---- an mshadow program through compat/mshadow.h --------------------------------------------
+
+static_assert(MSHADOW_USE_CUDA == 1, "a .cu source of a CUDA build takes mshadow's gpu branches");
+
+}  // namespace
+
+namespace mshadow_port {
+// mshadow's gpu usage, unchanged but for the include: returns the result copied to the host.
+using namespace mshadow;        // NOLINT(build/namespaces)
+using namespace mshadow::expr;  // NOLINT(build/namespaces)
+template <typename xpu>
+std::vector<float> Run() {
+  Stream<xpu>* stream = NewStream<xpu>();
+  Tensor<cpu, 2, float> host = NewTensor<cpu>(Shape2(3, 4), 0.0f);
+  for (index_t i = 0; i < 3; ++i)
+    for (index_t j = 0; j < 4; ++j) host[i][j] = static_cast<float>(i * 4 + j) * 0.25f;
+  Tensor<xpu, 2, float> a = NewTensor<xpu>(Shape2(3, 4), 0.0f, MSHADOW_ALLOC_PAD, stream);
+  Tensor<xpu, 2, float> b = NewTensor<xpu>(Shape2(4, 3), 0.5f, MSHADOW_ALLOC_PAD, stream);
+  Tensor<xpu, 2, float> c = NewTensor<xpu>(Shape2(3, 3), 0.0f, MSHADOW_ALLOC_PAD, stream);
+  Copy(a, host, stream);
+  a = F<op::square>(a) * 2.0f + 1.0f;
+  c = dot(a, b);
+  c += dot(a, a.T()) * 0.5f;
+  Tensor<cpu, 2, float> out = NewTensor<cpu>(Shape2(3, 3), 0.0f);
+  Copy(out, c, stream);
+  stream->Wait();
+  std::vector<float> r;
+  for (index_t i = 0; i < 3; ++i)
+    for (index_t j = 0; j < 3; ++j) r.push_back(out[i][j]);
+  FreeSpace(&a);
+  FreeSpace(&b);
+  FreeSpace(&c);
+  FreeSpace(&host);
+  FreeSpace(&out);
+  DeleteStream(stream);
+  return r;
+}
+}  // namespace mshadow_port
+
+namespace {
+TEST_F(Gpu, MshadowProgramThroughCompat) {
+  const std::vector<float> on_gpu = mshadow_port::Run<gpu>();
+  const std::vector<float> on_cpu = mshadow_port::Run<cpu>();
+  ExpectNear(on_gpu, on_cpu, 1e-5);
+  shade::ShutdownTensorEngine<gpu>();
+}
 }  // namespace

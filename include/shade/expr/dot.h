@@ -157,9 +157,10 @@ struct DotEngine<SV, Device, 2, 2, 2, ltrans, rtrans, DType> {
         << Shape2(m, n) << " of lhs " << lhs.shape_ << " and rhs " << rhs.shape_;
     detail::CheckNoOverlap(dst, lhs, "lhs");
     detail::CheckNoOverlap(dst, rhs, "rhs");
-    DotBackend<Device>::template Gemm<DType>(dst.stream_, ltrans, rtrans, m, n, k, detail::DotSaver<SV, DType>::Alpha(scale), lhs.dptr_,
-                      lhs.stride_, rhs.dptr_, rhs.stride_, detail::DotSaver<SV, DType>::kBeta,
-                      dst.dptr_, dst.stride_);
+    DotBackend<Device>::template Gemm<DType>(
+        dst.stream_, ltrans, rtrans, m, n, k, detail::DotSaver<SV, DType>::Alpha(scale), lhs.dptr_,
+        lhs.stride_, rhs.dptr_, rhs.stride_, detail::DotSaver<SV, DType>::kBeta, dst.dptr_,
+        dst.stride_);
   }
 };
 
@@ -194,8 +195,9 @@ inline void MatVec(Tensor<Device, 1, DType>* dst, const Tensor<Device, 2, DType>
                                        << " differs from the product shape " << Shape1(n);
   CheckNoOverlap(*dst, mat, vec_first ? "rhs" : "lhs");
   CheckNoOverlap(*dst, vec, vec_first ? "lhs" : "rhs");
-  DotBackend<Device>::template Gemv<DType>(dst->stream_, trans, rows, cols, DotSaver<SV, DType>::Alpha(scale), mat.dptr_, mat.stride_,
-                    vec.dptr_, 1, DotSaver<SV, DType>::kBeta, dst->dptr_, 1);
+  DotBackend<Device>::template Gemv<DType>(
+      dst->stream_, trans, rows, cols, DotSaver<SV, DType>::Alpha(scale), mat.dptr_, mat.stride_,
+      vec.dptr_, 1, DotSaver<SV, DType>::kBeta, dst->dptr_, 1);
 }
 }  // namespace detail
 
@@ -258,8 +260,9 @@ struct DotEngine<SV, Device, 2, 1, 1, ltrans, rtrans, DType> {
         DotBackend<Device>::Zero(dst);
       }
     }
-    DotBackend<Device>::template Ger<DType>(dst.stream_, m, n, detail::DotSaver<SV, DType>::Alpha(scale), lhs.dptr_, 1, rhs.dptr_, 1,
-                     dst.dptr_, dst.stride_);
+    DotBackend<Device>::template Ger<DType>(dst.stream_, m, n,
+                                            detail::DotSaver<SV, DType>::Alpha(scale), lhs.dptr_, 1,
+                                            rhs.dptr_, 1, dst.dptr_, dst.stride_);
   }
 };
 
@@ -288,10 +291,11 @@ struct DotEngine<SV, Device, 3, 3, 3, ltrans, rtrans, DType> {
     detail::CheckNoOverlap(dst, lhs, "lhs");
     detail::CheckNoOverlap(dst, rhs, "rhs");
     DotBackend<Device>::template BatchGemm<DType>(
-        dst.stream_, ltrans, rtrans, batch, m, n, k, detail::DotSaver<SV, DType>::Alpha(scale), lhs.dptr_,
-        lhs.stride_, static_cast<index_t>(lhs.template MemSize<1>()), rhs.dptr_, rhs.stride_,
-        static_cast<index_t>(rhs.template MemSize<1>()), detail::DotSaver<SV, DType>::kBeta,
-        dst.dptr_, dst.stride_, static_cast<index_t>(dst.template MemSize<1>()));
+        dst.stream_, ltrans, rtrans, batch, m, n, k, detail::DotSaver<SV, DType>::Alpha(scale),
+        lhs.dptr_, lhs.stride_, static_cast<index_t>(lhs.template MemSize<1>()), rhs.dptr_,
+        rhs.stride_, static_cast<index_t>(rhs.template MemSize<1>()),
+        detail::DotSaver<SV, DType>::kBeta, dst.dptr_, dst.stride_,
+        static_cast<index_t>(dst.template MemSize<1>()));
   }
 };
 

@@ -50,8 +50,11 @@ struct Stream<gpu> {
   /*! \brief Device the stream was created on. */
   int dev_id_ = 0;
 
+  /*! \brief No stream yet (NewStream<gpu> creates one). */
   Stream() = default;
+  /*! \brief Not copyable: the stream and handle have one owner. */
   Stream(const Stream&) = delete;
+  /*! \brief Not copyable. */
   Stream& operator=(const Stream&) = delete;
   /*! \brief Destroys the cuBLAS handle and the stream (errors are ignored: a destructor). */
   ~Stream() {
