@@ -41,11 +41,19 @@ cmake_extra=()
 if compgen -G ".gpu-debs/*.deb" >/dev/null; then
   prefix=/tmp/shade-gpu-deps
   mkdir -p "$prefix"
-  for f in .gpu-debs/*.deb; do dpkg-deb -x "$f" "$prefix"; done
+  for f in .gpu-debs/*.deb; do
+    if command -v dpkg-deb >/dev/null; then
+      dpkg-deb -x "$f" "$prefix"
+    else  # a .deb is an ar archive holding data.tar.xz
+      (cd "$prefix" && ar p "$OLDPWD/$f" data.tar.xz | tar -xJ)
+    fi
+  done
   lib="$prefix/usr/lib/x86_64-linux-gnu"
   export CMAKE_PREFIX_PATH="$prefix/usr${CMAKE_PREFIX_PATH:+:$CMAKE_PREFIX_PATH}"
   export LD_LIBRARY_PATH="$lib:$lib/openblas-pthread${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
   export LIBRARY_PATH="$lib:$lib/openblas-pthread${LIBRARY_PATH:+:$LIBRARY_PATH}"
+  # cblas.h is also an alternatives link in Debian: the OpenBLAS folder holds the real one.
+  export CPATH="$prefix/usr/include/x86_64-linux-gnu/openblas-pthread:$prefix/usr/include${CPATH:+:$CPATH}"
   # Debian's BLAS/LAPACK are reached through update-alternatives links, which unpacking does not
   # make: name the libraries themselves.
   cmake_extra+=(-DBLAS_LIBRARIES="$lib/openblas-pthread/libopenblas.so"
