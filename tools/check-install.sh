@@ -35,9 +35,13 @@ fi
 # must print what the static one printed, resolve shade from the .so, and see none of the
 # library's out-of-line internals (detail namespaces) exported. Then pkg-config: the consumer
 # built with `pkg-config --cflags --libs shade` alone.
+# CUDA as in the static build, so that every library source compiles with the same command as
+# there (ccache then supplies them all; .ci/run).
+cuda="$(sed -n 's/^SHADE_WITH_CUDA:BOOL=//p' "$build_dir/CMakeCache.txt")"
+cuda="${cuda:-OFF}"
 cmake -S . -B build-shared -DCMAKE_BUILD_TYPE=Release -DBUILD_SHARED_LIBS=ON \
   -DSHADE_BUILD_TESTS=OFF -DSHADE_BUILD_EXAMPLES=OFF -DSHADE_WITH_PYTHON=OFF -DSHADE_WITH_MPI=OFF \
-  ${SHADE_CCACHE:+-DCMAKE_CXX_COMPILER_LAUNCHER=ccache} >/dev/null
+  -DSHADE_WITH_CUDA="$cuda" ${SHADE_CCACHE:+-DCMAKE_CXX_COMPILER_LAUNCHER=ccache} >/dev/null
 cmake --build build-shared -j"$(nproc)" --target shade | grep -E "export-map|error" || true
 cmake --install build-shared --prefix "$shared_prefix" >/dev/null
 cmake -S tests/consumer -B build-consumer-shared -DCMAKE_PREFIX_PATH="$shared_prefix" >/dev/null

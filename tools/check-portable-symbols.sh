@@ -12,7 +12,7 @@ build="${1:-build-portable}"
 launcher=()
 if [ -n "${SHADE_CCACHE:-}" ]; then launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache); fi
 cmake -S . -B "$build" -DCMAKE_CXX_COMPILER=clang++ -DCMAKE_BUILD_TYPE=Release -DSHADE_NATIVE=OFF -DSHADE_BUILD_TESTS=OFF \
-  -DSHADE_BUILD_EXAMPLES=OFF -DSHADE_WITH_PYTHON=OFF -DSHADE_WITH_MPI=OFF "${launcher[@]}" >/dev/null
+  -DSHADE_BUILD_EXAMPLES=OFF -DSHADE_WITH_PYTHON=OFF -DSHADE_WITH_MPI=OFF -DSHADE_WITH_CUDA=OFF "${launcher[@]}" >/dev/null
 cmake --build "$build" -j"$(nproc)" --target shade_simd_sse4 shade_simd_avx2 shade_simd_avx3
 python3 tools/check-target-symbols.py "$build"
 python3 tools/check-target-symbols.py --self-test "$build"

@@ -21,6 +21,6 @@ if ((${#missing[@]})); then
 fi
 export OPENBLAS_CORETYPE="${OPENBLAS_CORETYPE:-Haswell}"
 cmake -S . -B build-demo -DCMAKE_BUILD_TYPE=Release -DSHADE_BUILD_TESTS=OFF \
-  -DSHADE_BUILD_EXAMPLES=ON >/dev/null
+  -DSHADE_BUILD_EXAMPLES=ON -DSHADE_WITH_CUDA=OFF >/dev/null
 cmake --build build-demo -j"$(nproc)" --target fashion_mnist
 exec ./build-demo/examples/fashion_mnist/fashion_mnist "$@"

@@ -41,7 +41,7 @@ else
   CC=clang CXX=clang++ cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Release \
     -DCMAKE_CXX_FLAGS_RELEASE="-O1 -g" -DSHADE_BUILD_FUZZ=ON -DSHADE_BUILD_TESTS=OFF \
     -DSHADE_BUILD_EXAMPLES=OFF -DSHADE_NATIVE=ON -DSHADE_WITH_PYTHON=OFF -DSHADE_WITH_MPI=OFF \
-    -DSHADE_SANITIZE=address,undefined "${launcher[@]}" >/dev/null
+    -DSHADE_SANITIZE=address,undefined -DSHADE_WITH_CUDA=OFF "${launcher[@]}" >/dev/null
 fi
 # Before OMP_NUM_THREADS=1 below: GNU nproc honours OMP_NUM_THREADS, so counted after it the
 # build ran one compile at a time (CI's fuzz stage took 633 s to build instead of ~350 s).

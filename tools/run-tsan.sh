@@ -35,7 +35,7 @@ tests=(test_parallel test_intrusive_ptr test_storage test_ndarray test_parameter
 launcher=()
 if [ -n "${SHADE_CCACHE:-}" ]; then launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache); fi
 cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Release -DCMAKE_CXX_COMPILER=clang++ \
-  -DCMAKE_CXX_FLAGS_RELEASE="-O1 -g -DNDEBUG" -DSHADE_SANITIZE=thread -DSHADE_TEST_ALL_TARGETS=OFF \
+  -DCMAKE_CXX_FLAGS_RELEASE="-O1 -g -DNDEBUG" -DSHADE_SANITIZE=thread -DSHADE_TEST_ALL_TARGETS=OFF -DSHADE_WITH_CUDA=OFF \
   -DSHADE_BUILD_EXAMPLES=OFF "${launcher[@]}" >/dev/null
 cmake --build "$build" -j"$(nproc)" --target "${tests[@]}"
 export OPENBLAS_CORETYPE=Haswell OPENBLAS_NUM_THREADS=1 OMP_NUM_THREADS=4

@@ -43,6 +43,16 @@
 #include "shade/io/binary.h"
 #include "shade/memory/alloc.h"
 #include "shade/random/random.h"
+// mshadow's gpu API (Tensor<gpu>, NewTensor<gpu>, Copy, streams) in a CUDA build; expression
+// evaluation on gpu tensors in .cu sources (tensor_gpu.cuh needs nvcc). docs/gpu.md.
+#if defined(SHADE_WITH_CUDA) && SHADE_WITH_CUDA
+#include "shade/tensor/tensor_gpu.h"
+#if defined(__CUDACC__)
+#include "shade/tensor/tensor_gpu.cuh"
+#endif
+/*! \brief mshadow's checked CUDA runtime call; a failure throws shade::Error naming the call. */
+#define MSHADOW_CUDA_CALL(func) SHADE_CUDA_CALL(func)
+#endif
 
 namespace shade {
 namespace expr {

@@ -47,8 +47,13 @@
 #define MSHADOW_USE_CBLAS 1
 /*! \brief shade does not link MKL. */
 #define MSHADOW_USE_MKL 0
-/*! \brief shade has no CUDA device. */
+#if defined(SHADE_WITH_CUDA) && SHADE_WITH_CUDA && defined(__CUDACC__)
+/*! \brief 1 in a .cu source of a CUDA build of shade (gpu tensors evaluate there; docs/gpu.md). */
+#define MSHADOW_USE_CUDA 1
+#else
+/*! \brief 0: no CUDA here (a host source, or a build without the CUDA backend). */
 #define MSHADOW_USE_CUDA 0
+#endif
 /*! \brief Streams are always used, as in mshadow's default. */
 #define MSHADOW_FORCE_STREAM 1
 /*! \brief No cuDNN. */

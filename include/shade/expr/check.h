@@ -279,7 +279,7 @@ struct ShapeCheck<dim, E, std::enable_if_t<detail::IsMakeTensorExp<E>::value>> {
  *  shapes unless exp's shape equals dst's or exp is scalar-only.
  */
 template <int dim, typename Dst, typename E>
-SHADE_XINLINE Shape<dim> CheckAssignShape(const Dst& dst, const E& exp) {
+SHADE_CINLINE Shape<dim> CheckAssignShape(const Dst& dst, const E& exp) {
   const Shape<dim> dshape = ShapeCheck<dim, Dst>::Check(dst);
   const Shape<dim> eshape = ShapeCheck<dim, E>::Check(exp);
   if (__builtin_expect(!(IsWildcardShape(eshape) || eshape == dshape), 0)) {

@@ -41,11 +41,60 @@ struct DotSaver {
   static constexpr DType kBeta = DType(SV::kBeta);
 };
 
+}  // namespace detail
+
+/*!
+ * \brief The BLAS of one device, the dot engine's device seam: DotEngine checks shapes and
+ *  overlaps, then calls `DotBackend<Device>::Gemm/Gemv/Ger/BatchGemm` (row-major, the
+ *  conventions of backend/cpu/blas.h) with the destination's stream. The cpu one is below; the
+ *  gpu one (cuBLAS) is in tensor/tensor_gpu.h. Without one, kAvailable is false and every dot
+ *  form stops compilation with a message naming the device.
+ */
+template <typename Device>
+struct DotBackend {
+  /*! \brief No products on this device in this build. */
+  static constexpr bool kAvailable = false;
+};
+
+/*! \brief The cpu products: backend/cpu/blas.h (the stream is unused: the cpu is synchronous). */
+template <>
+struct DotBackend<cpu> {
+  /*! \brief Products exist. */
+  static constexpr bool kAvailable = true;
+  /*! \brief blas::Gemm. */
+  template <typename T>
+  static void Gemm(Stream<cpu>*, bool ta, bool tb, index_t m, index_t n, index_t k, T alpha,
+                   const T* a, index_t lda, const T* b, index_t ldb, T beta, T* c, index_t ldc) {
+    blas::Gemm<T>(ta, tb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+  }
+  /*! \brief blas::Gemv. */
+  template <typename T>
+  static void Gemv(Stream<cpu>*, bool ta, index_t rows, index_t cols, T alpha, const T* a,
+                   index_t lda, const T* x, index_t incx, T beta, T* y, index_t incy) {
+    blas::Gemv<T>(ta, rows, cols, alpha, a, lda, x, incx, beta, y, incy);
+  }
+  /*! \brief blas::Ger. */
+  template <typename T>
+  static void Ger(Stream<cpu>*, index_t rows, index_t cols, T alpha, const T* x, index_t incx,
+                  const T* y, index_t incy, T* a, index_t lda) {
+    blas::Ger<T>(rows, cols, alpha, x, incx, y, incy, a, lda);
+  }
+  /*! \brief blas::BatchGemm. */
+  template <typename T>
+  static void BatchGemm(Stream<cpu>*, bool ta, bool tb, index_t batch, index_t m, index_t n,
+                        index_t k, T alpha, const T* a, index_t lda, index_t sa, const T* b,
+                        index_t ldb, index_t sb, T beta, T* c, index_t ldc, index_t sc) {
+    blas::BatchGemm<T>(ta, tb, batch, m, n, k, alpha, a, lda, sa, b, ldb, sb, beta, c, ldc, sc);
+  }
+};
+
+namespace detail {
 /*! \brief Shared compile-time requirements of every dot form. */
 template <typename Device, typename DType>
 constexpr bool CheckDotTypes() {
-  static_assert(std::is_same<Device, cpu>::value,
-                "shade: this build evaluates dot on the cpu only (no gpu backend)");
+  static_assert(DotBackend<Device>::kAvailable,
+                "shade: this build evaluates dot on the cpu only (gpu products need a "
+                "SHADE_WITH_CUDA build and shade/tensor/tensor_gpu.h)");
   static_assert(blas::kSupported<DType>,
                 "shade: dot/batch_dot support float and double only (they call BLAS)");
   return true;
@@ -108,9 +157,10 @@ struct DotEngine<SV, Device, 2, 2, 2, ltrans, rtrans, DType> {
         << Shape2(m, n) << " of lhs " << lhs.shape_ << " and rhs " << rhs.shape_;
     detail::CheckNoOverlap(dst, lhs, "lhs");
     detail::CheckNoOverlap(dst, rhs, "rhs");
-    blas::Gemm<DType>(ltrans, rtrans, m, n, k, detail::DotSaver<SV, DType>::Alpha(scale), lhs.dptr_,
-                      lhs.stride_, rhs.dptr_, rhs.stride_, detail::DotSaver<SV, DType>::kBeta,
-                      dst.dptr_, dst.stride_);
+    DotBackend<Device>::template Gemm<DType>(
+        dst.stream_, ltrans, rtrans, m, n, k, detail::DotSaver<SV, DType>::Alpha(scale), lhs.dptr_,
+        lhs.stride_, rhs.dptr_, rhs.stride_, detail::DotSaver<SV, DType>::kBeta, dst.dptr_,
+        dst.stride_);
   }
 };
 
@@ -145,8 +195,9 @@ inline void MatVec(Tensor<Device, 1, DType>* dst, const Tensor<Device, 2, DType>
                                        << " differs from the product shape " << Shape1(n);
   CheckNoOverlap(*dst, mat, vec_first ? "rhs" : "lhs");
   CheckNoOverlap(*dst, vec, vec_first ? "lhs" : "rhs");
-  blas::Gemv<DType>(trans, rows, cols, DotSaver<SV, DType>::Alpha(scale), mat.dptr_, mat.stride_,
-                    vec.dptr_, 1, DotSaver<SV, DType>::kBeta, dst->dptr_, 1);
+  DotBackend<Device>::template Gemv<DType>(
+      dst->stream_, trans, rows, cols, DotSaver<SV, DType>::Alpha(scale), mat.dptr_, mat.stride_,
+      vec.dptr_, 1, DotSaver<SV, DType>::kBeta, dst->dptr_, 1);
 }
 }  // namespace detail
 
@@ -202,9 +253,16 @@ struct DotEngine<SV, Device, 2, 1, 1, ltrans, rtrans, DType> {
     detail::CheckNoOverlap(dst, lhs, "lhs");
     detail::CheckNoOverlap(dst, rhs, "rhs");
     // Ger only accumulates; `=` clears first (so NaNs in the old values do not survive).
-    if (std::is_same<SV, sv::saveto>::value) dst = DType(0);
-    blas::Ger<DType>(m, n, detail::DotSaver<SV, DType>::Alpha(scale), lhs.dptr_, 1, rhs.dptr_, 1,
-                     dst.dptr_, dst.stride_);
+    if constexpr (std::is_same<SV, sv::saveto>::value) {
+      if constexpr (std::is_same<Device, cpu>::value) {
+        dst = DType(0);
+      } else {
+        DotBackend<Device>::Zero(dst);
+      }
+    }
+    DotBackend<Device>::template Ger<DType>(dst.stream_, m, n,
+                                            detail::DotSaver<SV, DType>::Alpha(scale), lhs.dptr_, 1,
+                                            rhs.dptr_, 1, dst.dptr_, dst.stride_);
   }
 };
 
@@ -232,11 +290,12 @@ struct DotEngine<SV, Device, 3, 3, 3, ltrans, rtrans, DType> {
         << Shape3(batch, m, n) << " of lhs " << lhs.shape_ << " and rhs " << rhs.shape_;
     detail::CheckNoOverlap(dst, lhs, "lhs");
     detail::CheckNoOverlap(dst, rhs, "rhs");
-    blas::BatchGemm<DType>(
-        ltrans, rtrans, batch, m, n, k, detail::DotSaver<SV, DType>::Alpha(scale), lhs.dptr_,
-        lhs.stride_, static_cast<index_t>(lhs.template MemSize<1>()), rhs.dptr_, rhs.stride_,
-        static_cast<index_t>(rhs.template MemSize<1>()), detail::DotSaver<SV, DType>::kBeta,
-        dst.dptr_, dst.stride_, static_cast<index_t>(dst.template MemSize<1>()));
+    DotBackend<Device>::template BatchGemm<DType>(
+        dst.stream_, ltrans, rtrans, batch, m, n, k, detail::DotSaver<SV, DType>::Alpha(scale),
+        lhs.dptr_, lhs.stride_, static_cast<index_t>(lhs.template MemSize<1>()), rhs.dptr_,
+        rhs.stride_, static_cast<index_t>(rhs.template MemSize<1>()),
+        detail::DotSaver<SV, DType>::kBeta, dst.dptr_, dst.stride_,
+        static_cast<index_t>(dst.template MemSize<1>()));
   }
 };
 

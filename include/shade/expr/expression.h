@@ -176,7 +176,7 @@ class RValueExp : public Exp<Container, DType, type::kRValue>, public AssignOps<
   using Ops::operator*=;
   using Ops::operator/=;
   /*! \brief Lazy transpose of this 2-D value (also used by dot to select transposed GEMM). */
-  SHADE_XINLINE TransposeExp<Container, DType> T() const {
+  SHADE_CINLINE TransposeExp<Container, DType> T() const {
     return TransposeExp<Container, DType>(this->self());
   }
   /*! \brief Adds a scalar to every element. */

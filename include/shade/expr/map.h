@@ -194,7 +194,8 @@ struct MapBackend {
   static void Map(Dst*, Shape<2>, const E&) {
     static_assert(detail::kAlwaysFalse<Device, Dst>,
                   "shade: no backend evaluates expressions on this device in this build "
-                  "(the gpu backend needs a CUDA build)");
+                  "(the gpu backend needs a SHADE_WITH_CUDA build, nvcc and "
+                  "shade/tensor/tensor_gpu.cuh)");
   }
 };
 

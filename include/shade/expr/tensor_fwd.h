@@ -12,6 +12,9 @@ namespace shade {
 /*! \brief A rank-`dimension` view of `DType` elements on `Device` (defined in tensor/tensor.h). */
 template <typename Device, int dimension, typename DType>
 struct Tensor;
+/*! \brief The work queue of a device (defined in tensor/stream.h; the dot engine passes it on). */
+template <typename Device>
+struct Stream;
 }  // namespace shade
 
 #endif  // SHADE_EXPR_TENSOR_FWD_H_

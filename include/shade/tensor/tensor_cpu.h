@@ -26,25 +26,33 @@ namespace shade {
 /*! \brief Initialises the tensor engine of a device; nothing to do on the CPU. */
 template <typename Device>
 inline void InitTensorEngine(int dev_id = 0) {
-  static_assert(std::is_same<Device, cpu>::value, "shade: only the cpu engine is built");
+  static_assert(std::is_same<Device, cpu>::value,
+                "shade: only the cpu engine is declared here (the gpu one: a SHADE_WITH_CUDA build "
+                "and shade/tensor/tensor_gpu.h)");
   (void)dev_id;
 }
 /*! \brief Shuts the tensor engine of a device down; nothing to do on the CPU. */
 template <typename Device>
 inline void ShutdownTensorEngine() {
-  static_assert(std::is_same<Device, cpu>::value, "shade: only the cpu engine is built");
+  static_assert(std::is_same<Device, cpu>::value,
+                "shade: only the cpu engine is declared here (the gpu one: a SHADE_WITH_CUDA build "
+                "and shade/tensor/tensor_gpu.h)");
 }
 /*! \brief Sets the current device; the CPU has one. */
 template <typename Device>
 inline void SetDevice(int devid) {
-  static_assert(std::is_same<Device, cpu>::value, "shade: only the cpu engine is built");
+  static_assert(std::is_same<Device, cpu>::value,
+                "shade: only the cpu engine is declared here (the gpu one: a SHADE_WITH_CUDA build "
+                "and shade/tensor/tensor_gpu.h)");
   (void)devid;
 }
 /*! \brief Creates a stream (release it with DeleteStream). */
 template <typename Device>
 inline Stream<Device>* NewStream(bool create_blas_handle = true, bool create_dnn_handle = false,
                                  int dev_id = -1) {
-  static_assert(std::is_same<Device, cpu>::value, "shade: only the cpu engine is built");
+  static_assert(std::is_same<Device, cpu>::value,
+                "shade: only the cpu engine is declared here (the gpu one: a SHADE_WITH_CUDA build "
+                "and shade/tensor/tensor_gpu.h)");
   (void)create_blas_handle;
   (void)create_dnn_handle;
   (void)dev_id;
@@ -89,11 +97,11 @@ inline void FreeSpace(Tensor<cpu, dim, DType>* obj) {
   obj->dptr_ = nullptr;
 }
 
-/*! \brief A new tensor of `shape` filled with `initv` (free it with FreeSpace). */
+/*! \brief A new tensor of `shape` filled with `initv` (free it with FreeSpace). Any device
+ *  with an AllocSpace overload (gpu: tensor/tensor_gpu.h; the fill then needs nvcc). */
 template <typename Device, typename DType, int dim>
 inline Tensor<Device, dim, DType> NewTensor(const Shape<dim>& shape, DType initv, bool pad = true,
                                             Stream<Device>* stream = nullptr) {
-  static_assert(std::is_same<Device, cpu>::value, "shade: only the cpu engine is built");
   Tensor<Device, dim, DType> obj(shape);
   obj.stream_ = stream;
   AllocSpace(&obj, pad);
@@ -140,7 +148,9 @@ inline void LoadBinary(TStream& fi, TensorContainer<cpu, dim, DType>* dst);
 template <typename Device, int dimension, typename DType>
 class TensorContainer : public Tensor<Device, dimension, DType> {
  public:
-  static_assert(std::is_same<Device, cpu>::value, "shade: only the cpu engine is built");
+  static_assert(std::is_same<Device, cpu>::value,
+                "shade: TensorContainer is cpu-only "
+                "(on the gpu: NewTensor<gpu> / AllocSpace and FreeSpace)");
   /*! \brief Empty container; `pad` selects padded rows for later allocations. */
   explicit TensorContainer(bool pad = true) : pad_(pad) { this->dptr_ = nullptr; }
   /*! \brief Container of `shape` (elements uninitialised). */

@@ -420,7 +420,7 @@ void TransposeScalar(index_t i0, index_t i1, index_t j0, index_t j1, const T* sr
 // a 32x32 scalar tile re-fetches lines that the set conflicts evicted. kStream writes with
 // non-temporal stores (no read-for-ownership of the destination; needs 64-byte aligned rows).
 template <bool kStream>
-SHADE_XINLINE void StoreLine(char* p, __m512i v) {
+SHADE_CINLINE void StoreLine(char* p, __m512i v) {
   if constexpr (kStream) {
     _mm512_stream_si512(reinterpret_cast<__m512i*>(p), v);
   } else {
@@ -428,7 +428,7 @@ SHADE_XINLINE void StoreLine(char* p, __m512i v) {
   }
 }
 // The 4x4 transpose of 128-bit lanes: with a = (a0 a1 a2 a3) etc., out[k] = (ak bk ck dk).
-SHADE_XINLINE void Exchange128(__m512i a, __m512i b, __m512i c, __m512i d, __m512i out[4]) {
+SHADE_CINLINE void Exchange128(__m512i a, __m512i b, __m512i c, __m512i d, __m512i out[4]) {
   const __m512i ab_lo = _mm512_shuffle_i32x4(a, b, 0x44), ab_hi = _mm512_shuffle_i32x4(a, b, 0xEE);
   const __m512i cd_lo = _mm512_shuffle_i32x4(c, d, 0x44), cd_hi = _mm512_shuffle_i32x4(c, d, 0xEE);
   out[0] = _mm512_shuffle_i32x4(ab_lo, cd_lo, 0x88);
@@ -437,7 +437,7 @@ SHADE_XINLINE void Exchange128(__m512i a, __m512i b, __m512i c, __m512i d, __m51
   out[3] = _mm512_shuffle_i32x4(ab_hi, cd_hi, 0xDD);
 }
 template <bool kStream>
-SHADE_XINLINE void Transpose16x16x4(const char* s, size_t lds, char* d, size_t ldd) {
+SHADE_CINLINE void Transpose16x16x4(const char* s, size_t lds, char* d, size_t ldd) {
   __m512i r[16], t[16];
   for (int k = 0; k < 16; ++k) r[k] = _mm512_loadu_si512(s + k * lds);
   for (int k = 0; k < 16; k += 2) {  // pairs of rows, 32-bit interleave within 128-bit lanes
@@ -458,7 +458,7 @@ SHADE_XINLINE void Transpose16x16x4(const char* s, size_t lds, char* d, size_t l
   }
 }
 template <bool kStream>
-SHADE_XINLINE void Transpose8x8x8(const char* s, size_t lds, char* d, size_t ldd) {
+SHADE_CINLINE void Transpose8x8x8(const char* s, size_t lds, char* d, size_t ldd) {
   __m512i r[8], t[8];
   for (int k = 0; k < 8; ++k) r[k] = _mm512_loadu_si512(s + k * lds);
   for (int k = 0; k < 8; k += 2) {  // lane k of t[2p + m] = rows 2p, 2p+1 of column 2k + m
