@@ -24,7 +24,8 @@ cd "$(dirname "$0")/.."
 mode="${1:-smoke}"
 build="${SHADE_FUZZ_BUILD:-build-fuzz}"
 targets=(npy_header_fuzzer npy_load_fuzzer ndarray_load_fuzzer tshape_parse_fuzzer param_init_fuzzer
-  npz_load_fuzzer binary_load_fuzzer dlpack_import_fuzzer view_chain_fuzzer lazy_expr_fuzzer)
+  npz_load_fuzzer binary_load_fuzzer dlpack_import_fuzzer view_chain_fuzzer lazy_expr_fuzzer
+  loadtxt_fuzzer)
 # libclang-rt-dev holds libFuzzer and the sanitizer runtimes (clang only recommends it).
 dpkg -s clang libclang-rt-dev libomp-dev >/dev/null 2>&1 ||
   apt-get install -y -qq clang libclang-rt-dev libomp-dev >/dev/null

@@ -234,3 +234,6 @@ class errstate(_contextlib.ContextDecorator):
         seterr(**self._old)
         if self.call is not errstate._unset:
             seterrcall(self._old_call)
+# --- textfile (issue 40 item 9): loadtxt / genfromtxt / savetxt over io/textfile.h
+from ._textfile import loadtxt, genfromtxt, savetxt  # noqa: E402,F401
+# --- end textfile

@@ -382,29 +382,172 @@ void InstallOperatorSlots(py::class_<PyArray>& cls) {
 }
 
 void BindReductions(py::module_& m, py::class_<PyArray>& cls) {
+  // NumPy-style docstrings (help(shade.sum), ...).
   const std::pair<const char*, Reduction> plain[] = {
       {"sum", Reduction::kSum},  {"prod", Reduction::kProd}, {"mean", Reduction::kMean},
       {"max", Reduction::kMax},  {"min", Reduction::kMin},   {"amax", Reduction::kMax},
-      {"amin", Reduction::kMin}, {"all", Reduction::kAll},   {"any", Reduction::kAny}};
+      {"amin", Reduction::kMin}, {"all", Reduction::kAll},   {"any", Reduction::kAny},
+  };
+  const char* const plain_docs[] = {
+      "Sum of the elements over the given axes (numpy.sum).\n"
+      "\n"
+      "Parameters\n"
+      "----------\n"
+      "a : array_like\n"
+      "axis : None, int or tuple of ints, optional\n"
+      "dtype : dtype, optional\n"
+      "keepdims : bool, optional\n"
+      "\n"
+      "Returns\n"
+      "-------\n"
+      "shade.ndarray, or a NumPy scalar for a 0-d result",
+      "Product of the elements over the given axes (numpy.prod).\n"
+      "\n"
+      "Parameters\n"
+      "----------\n"
+      "a : array_like\n"
+      "axis : None, int or tuple of ints, optional\n"
+      "dtype : dtype, optional\n"
+      "keepdims : bool, optional\n"
+      "\n"
+      "Returns\n"
+      "-------\n"
+      "shade.ndarray, or a NumPy scalar for a 0-d result",
+      "Arithmetic mean over the given axes (numpy.mean).\n"
+      "\n"
+      "Parameters\n"
+      "----------\n"
+      "a : array_like\n"
+      "axis : None, int or tuple of ints, optional\n"
+      "dtype : dtype, optional\n"
+      "keepdims : bool, optional\n"
+      "\n"
+      "Returns\n"
+      "-------\n"
+      "shade.ndarray, or a NumPy scalar for a 0-d result",
+      "Maximum over the given axes (numpy.max); NaN propagates.\n"
+      "\n"
+      "Parameters\n"
+      "----------\n"
+      "a : array_like\n"
+      "axis : None, int or tuple of ints, optional\n"
+      "dtype : dtype, optional\n"
+      "keepdims : bool, optional\n"
+      "\n"
+      "Returns\n"
+      "-------\n"
+      "shade.ndarray, or a NumPy scalar for a 0-d result",
+      "Minimum over the given axes (numpy.min); NaN propagates.\n"
+      "\n"
+      "Parameters\n"
+      "----------\n"
+      "a : array_like\n"
+      "axis : None, int or tuple of ints, optional\n"
+      "dtype : dtype, optional\n"
+      "keepdims : bool, optional\n"
+      "\n"
+      "Returns\n"
+      "-------\n"
+      "shade.ndarray, or a NumPy scalar for a 0-d result",
+      "Maximum over the given axes (numpy.amax, alias of max).\n"
+      "\n"
+      "Parameters\n"
+      "----------\n"
+      "a : array_like\n"
+      "axis : None, int or tuple of ints, optional\n"
+      "dtype : dtype, optional\n"
+      "keepdims : bool, optional\n"
+      "\n"
+      "Returns\n"
+      "-------\n"
+      "shade.ndarray, or a NumPy scalar for a 0-d result",
+      "Minimum over the given axes (numpy.amin, alias of min).\n"
+      "\n"
+      "Parameters\n"
+      "----------\n"
+      "a : array_like\n"
+      "axis : None, int or tuple of ints, optional\n"
+      "dtype : dtype, optional\n"
+      "keepdims : bool, optional\n"
+      "\n"
+      "Returns\n"
+      "-------\n"
+      "shade.ndarray, or a NumPy scalar for a 0-d result",
+      "Whether every element over the given axes is true (numpy.all).\n"
+      "\n"
+      "Parameters\n"
+      "----------\n"
+      "a : array_like\n"
+      "axis : None, int or tuple of ints, optional\n"
+      "dtype : dtype, optional\n"
+      "keepdims : bool, optional\n"
+      "\n"
+      "Returns\n"
+      "-------\n"
+      "shade.ndarray, or a NumPy scalar for a 0-d result",
+      "Whether any element over the given axes is true (numpy.any).\n"
+      "\n"
+      "Parameters\n"
+      "----------\n"
+      "a : array_like\n"
+      "axis : None, int or tuple of ints, optional\n"
+      "dtype : dtype, optional\n"
+      "keepdims : bool, optional\n"
+      "\n"
+      "Returns\n"
+      "-------\n"
+      "shade.ndarray, or a NumPy scalar for a 0-d result",
+  };
+  std::size_t doc_index = 0;
   for (const auto& r : plain) {
     const Reduction kind = r.second;
     auto f = [kind](py::handle a, py::handle axis, py::handle dtype, bool keepdims) {
       return Reduce(kind, a, axis, dtype, keepdims, 0);
     };
     m.def(r.first, f, py::arg("a"), py::arg("axis") = py::none(), py::arg("dtype") = py::none(),
-          py::arg("keepdims") = false);
+          py::arg("keepdims") = false, plain_docs[doc_index++]);
     cls.def(r.first, f, py::arg("axis") = py::none(), py::arg("dtype") = py::none(),
             py::arg("keepdims") = false);
   }
   const std::pair<const char*, Reduction> spread[] = {{"var", Reduction::kVar},
                                                       {"std", Reduction::kStd}};
+  const char* const spread_docs[] = {
+      "Variance over the given axes (numpy.var).\n"
+      "\n"
+      "Parameters\n"
+      "----------\n"
+      "a : array_like\n"
+      "axis : None, int or tuple of ints, optional\n"
+      "dtype : dtype, optional\n"
+      "ddof : int, optional\n"
+      "    Divisor is N - ddof.\n"
+      "keepdims : bool, optional\n"
+      "\n"
+      "Returns\n"
+      "-------\n"
+      "shade.ndarray, or a NumPy scalar for a 0-d result",
+      "Standard deviation over the given axes (numpy.std).\n"
+      "\n"
+      "Parameters\n"
+      "----------\n"
+      "a : array_like\n"
+      "axis : None, int or tuple of ints, optional\n"
+      "dtype : dtype, optional\n"
+      "ddof : int, optional\n"
+      "    Divisor is N - ddof.\n"
+      "keepdims : bool, optional\n"
+      "\n"
+      "Returns\n"
+      "-------\n"
+      "shade.ndarray, or a NumPy scalar for a 0-d result"};
+  doc_index = 0;
   for (const auto& r : spread) {
     const Reduction kind = r.second;
     auto f = [kind](py::handle a, py::handle axis, py::handle dtype, index_t ddof, bool keepdims) {
       return Reduce(kind, a, axis, dtype, keepdims, ddof);
     };
     m.def(r.first, f, py::arg("a"), py::arg("axis") = py::none(), py::arg("dtype") = py::none(),
-          py::arg("ddof") = 0, py::arg("keepdims") = false);
+          py::arg("ddof") = 0, py::arg("keepdims") = false, spread_docs[doc_index++]);
     cls.def(r.first, f, py::arg("axis") = py::none(), py::arg("dtype") = py::none(),
             py::arg("ddof") = 0, py::arg("keepdims") = false);
   }
@@ -413,7 +556,31 @@ void BindReductions(py::module_& m, py::class_<PyArray>& cls) {
       return ArgReduce(is_max, a, axis, keepdims);
     };
     const char* name = is_max ? "argmax" : "argmin";
-    m.def(name, f, py::arg("a"), py::arg("axis") = py::none(), py::arg("keepdims") = false);
+    m.def(name, f, py::arg("a"), py::arg("axis") = py::none(), py::arg("keepdims") = false,
+          is_max ? "Indices of the maximum values along an axis (numpy.argmax); the first wins.\n"
+                   "\n"
+                   "Parameters\n"
+                   "----------\n"
+                   "a : array_like\n"
+                   "axis : int, optional\n"
+                   "    None: of the flattened array.\n"
+                   "keepdims : bool, optional\n"
+                   "\n"
+                   "Returns\n"
+                   "-------\n"
+                   "shade.ndarray, or a NumPy scalar for a 0-d result"
+                 : "Indices of the minimum values along an axis (numpy.argmin); the first wins.\n"
+                   "\n"
+                   "Parameters\n"
+                   "----------\n"
+                   "a : array_like\n"
+                   "axis : int, optional\n"
+                   "    None: of the flattened array.\n"
+                   "keepdims : bool, optional\n"
+                   "\n"
+                   "Returns\n"
+                   "-------\n"
+                   "shade.ndarray, or a NumPy scalar for a 0-d result");
     cls.def(name, f, py::arg("axis") = py::none(), py::arg("keepdims") = false);
   }
 }
@@ -451,13 +618,34 @@ void BindShapeOps(py::module_& m, py::class_<PyArray>& cls) {
       [](py::handle a, py::handle axes) {
         return Transposed(AsNDArray(a), axes.is_none() ? std::vector<index_t>() : ParseShape(axes));
       },
-      py::arg("a"), py::arg("axes") = py::none());
+      py::arg("a"), py::arg("axes") = py::none(),
+      "Permute the axes (numpy.transpose): a view.\n"
+      "\n"
+      "Parameters\n"
+      "----------\n"
+      "a : array_like\n"
+      "axes : sequence of ints, optional\n"
+      "    None reverses the axes.\n"
+      "\n"
+      "Returns\n"
+      "-------\n"
+      "shade.ndarray");
   cls.def("reshape",
           [](PyArray& self, py::args shape) { return Wrap(self.Get().reshape(ShapeArgs(shape))); });
   m.def(
       "reshape",
       [](py::handle a, py::handle shape) { return Wrap(AsNDArray(a).reshape(ParseShape(shape))); },
-      py::arg("a"), py::arg("newshape"));
+      py::arg("a"), py::arg("newshape"),
+      "Give a new shape to an array (numpy.reshape); one dimension may be -1.\n"
+      "\n"
+      "Parameters\n"
+      "----------\n"
+      "a : array_like\n"
+      "newshape : int or sequence of ints\n"
+      "\n"
+      "Returns\n"
+      "-------\n"
+      "shade.ndarray");
   cls.def(
       "astype",
       [](PyArray& self, py::handle dtype, bool copy) {
@@ -470,10 +658,28 @@ void BindShapeOps(py::module_& m, py::class_<PyArray>& cls) {
   cls.def("copy",
           [](PyArray& self) { return Wrap(WithoutGil([&]() { return self.Get().Clone(); })); });
   m.def(
-      "copy", [](py::handle a) { return Wrap(AsNDArray(a).Clone()); }, py::arg("a"));
+      "copy", [](py::handle a) { return Wrap(AsNDArray(a).Clone()); }, py::arg("a"),
+      "A copy of the array (numpy.copy).\n"
+      "\n"
+      "Parameters\n"
+      "----------\n"
+      "a : array_like\n"
+      "\n"
+      "Returns\n"
+      "-------\n"
+      "shade.ndarray");
   cls.def("ravel", [](PyArray& self) { return Wrap(self.Get().reshape({-1})); });
   m.def(
-      "ravel", [](py::handle a) { return Wrap(AsNDArray(a).reshape({-1})); }, py::arg("a"));
+      "ravel", [](py::handle a) { return Wrap(AsNDArray(a).reshape({-1})); }, py::arg("a"),
+      "The array flattened to 1-D (numpy.ravel).\n"
+      "\n"
+      "Parameters\n"
+      "----------\n"
+      "a : array_like\n"
+      "\n"
+      "Returns\n"
+      "-------\n"
+      "shade.ndarray");
   cls.def("flatten", [](PyArray& self) { return Wrap(self.Get().reshape({-1}).Clone()); });
   auto squeeze = [](py::handle a, py::handle axis) {
     const NDArray x = AsNDArray(a);
@@ -490,7 +696,17 @@ void BindShapeOps(py::module_& m, py::class_<PyArray>& cls) {
     for (auto it = axes.rbegin(); it != axes.rend(); ++it) r = r.squeeze(*it);
     return Wrap(r);
   };
-  m.def("squeeze", squeeze, py::arg("a"), py::arg("axis") = py::none());
+  m.def("squeeze", squeeze, py::arg("a"), py::arg("axis") = py::none(),
+        "Remove axes of size 1 (numpy.squeeze).\n"
+        "\n"
+        "Parameters\n"
+        "----------\n"
+        "a : array_like\n"
+        "axis : None, int or tuple of ints, optional\n"
+        "\n"
+        "Returns\n"
+        "-------\n"
+        "shade.ndarray");
   cls.def("squeeze", squeeze, py::arg("axis") = py::none());
   m.def(
       "expand_dims",
@@ -510,7 +726,17 @@ void BindShapeOps(py::module_& m, py::class_<PyArray>& cls) {
         for (index_t ax : axes) x = x.unsqueeze(ax);
         return Wrap(x);
       },
-      py::arg("a"), py::arg("axis"));
+      py::arg("a"), py::arg("axis"),
+      "Insert axes of size 1 (numpy.expand_dims).\n"
+      "\n"
+      "Parameters\n"
+      "----------\n"
+      "a : array_like\n"
+      "axis : int or sequence of ints\n"
+      "\n"
+      "Returns\n"
+      "-------\n"
+      "shade.ndarray");
   cls.def("swapaxes",
           [](PyArray& self, index_t a, index_t b) { return Wrap(self.Get().transpose(a, b)); });
   m.def(
@@ -519,20 +745,58 @@ void BindShapeOps(py::module_& m, py::class_<PyArray>& cls) {
         const std::vector<NDArray> xs = AsNDArrays(arrays);
         return Wrap(WithoutGil([&]() { return concatenate(xs, axis); }));
       },
-      py::arg("arrays"), py::arg("axis") = 0);
+      py::arg("arrays"), py::arg("axis") = 0,
+      "Join arrays along an existing axis (numpy.concatenate).\n"
+      "\n"
+      "Parameters\n"
+      "----------\n"
+      "arrays : sequence of array_like\n"
+      "axis : int, optional\n"
+      "\n"
+      "Returns\n"
+      "-------\n"
+      "shade.ndarray");
   m.def(
       "stack",
       [](const std::vector<py::handle>& arrays, index_t axis) {
         const std::vector<NDArray> xs = AsNDArrays(arrays);
         return Wrap(WithoutGil([&]() { return stack(xs, axis); }));
       },
-      py::arg("arrays"), py::arg("axis") = 0);
+      py::arg("arrays"), py::arg("axis") = 0,
+      "Join arrays along a new axis (numpy.stack).\n"
+      "\n"
+      "Parameters\n"
+      "----------\n"
+      "arrays : sequence of array_like\n"
+      "axis : int, optional\n"
+      "\n"
+      "Returns\n"
+      "-------\n"
+      "shade.ndarray");
   m.def(
       "matmul", [](py::handle a, py::handle b) { return Product(&MatMul, a, b); }, py::arg("x1"),
-      py::arg("x2"));
+      py::arg("x2"),
+      "Matrix product with NumPy's batching rules (numpy.matmul).\n"
+      "\n"
+      "Parameters\n"
+      "----------\n"
+      "x1, x2 : array_like\n"
+      "\n"
+      "Returns\n"
+      "-------\n"
+      "shade.ndarray, or a NumPy scalar for a 0-d result");
   m.def(
       "dot", [](py::handle a, py::handle b) { return Product(&Dot, a, b); }, py::arg("a"),
-      py::arg("b"));
+      py::arg("b"),
+      "Dot product of two arrays (numpy.dot).\n"
+      "\n"
+      "Parameters\n"
+      "----------\n"
+      "a, b : array_like\n"
+      "\n"
+      "Returns\n"
+      "-------\n"
+      "shade.ndarray, or a NumPy scalar for a 0-d result");
   cls.def(
       "dot", [](py::handle a, py::handle b) { return Product(&Dot, a, b); }, py::arg("b"));
   m.def(
@@ -541,7 +805,17 @@ void BindShapeOps(py::module_& m, py::class_<PyArray>& cls) {
         const NDArray x = AsNDArray(a), y = AsNDArray(b);
         return ScalarOrArray(WithoutGil([&]() { return tensordot(x, y, axes); }));
       },
-      py::arg("a"), py::arg("b"), py::arg("axes") = 2);
+      py::arg("a"), py::arg("b"), py::arg("axes") = 2,
+      "Tensor dot product over the last `axes` axes of a and the first of b (numpy.tensordot).\n"
+      "\n"
+      "Parameters\n"
+      "----------\n"
+      "a, b : array_like\n"
+      "axes : int, optional\n"
+      "\n"
+      "Returns\n"
+      "-------\n"
+      "shade.ndarray, or a NumPy scalar for a 0-d result");
   // Copying rearrangements (shape_ops.h, indexing.h), NumPy's signatures.
   m.def(
       "flip",
@@ -549,7 +823,17 @@ void BindShapeOps(py::module_& m, py::class_<PyArray>& cls) {
         const NDArray x = AsNDArray(a);
         return Wrap(axis.is_none() ? flip(x) : flip(x, ParseShape(axis)));
       },
-      py::arg("m"), py::arg("axis") = py::none());
+      py::arg("m"), py::arg("axis") = py::none(),
+      "Reverse the order of elements along the given axes (numpy.flip).\n"
+      "\n"
+      "Parameters\n"
+      "----------\n"
+      "m : array_like\n"
+      "axis : None, int or tuple of ints, optional\n"
+      "\n"
+      "Returns\n"
+      "-------\n"
+      "shade.ndarray");
   m.def(
       "roll",
       [](py::handle a, py::handle shift, py::handle axis) {
@@ -560,11 +844,32 @@ void BindShapeOps(py::module_& m, py::class_<PyArray>& cls) {
         }
         return Wrap(roll(x, ParseShape(shift), ParseShape(axis)));
       },
-      py::arg("a"), py::arg("shift"), py::arg("axis") = py::none());
+      py::arg("a"), py::arg("shift"), py::arg("axis") = py::none(),
+      "Roll elements along the given axes (numpy.roll).\n"
+      "\n"
+      "Parameters\n"
+      "----------\n"
+      "a : array_like\n"
+      "shift : int or sequence of ints\n"
+      "axis : None, int or sequence of ints, optional\n"
+      "\n"
+      "Returns\n"
+      "-------\n"
+      "shade.ndarray");
   m.def(
       "tile",
       [](py::handle a, py::handle reps) { return Wrap(tile(AsNDArray(a), ParseShape(reps))); },
-      py::arg("A"), py::arg("reps"));
+      py::arg("A"), py::arg("reps"),
+      "Repeat a whole array `reps` times per axis (numpy.tile).\n"
+      "\n"
+      "Parameters\n"
+      "----------\n"
+      "A : array_like\n"
+      "reps : int or sequence of ints\n"
+      "\n"
+      "Returns\n"
+      "-------\n"
+      "shade.ndarray");
   m.def(
       "repeat",
       [](py::handle a, py::handle repeats, py::handle axis) {
@@ -574,14 +879,38 @@ void BindShapeOps(py::module_& m, py::class_<PyArray>& cls) {
           return Wrap(repeat(x, ParseIndex(repeats, "repeats"), ParseIndex(axis, "axis")));
         return Wrap(repeat(x, ParseShape(repeats), ParseIndex(axis, "axis")));
       },
-      py::arg("a"), py::arg("repeats"), py::arg("axis") = py::none());
+      py::arg("a"), py::arg("repeats"), py::arg("axis") = py::none(),
+      "Repeat each element (numpy.repeat).\n"
+      "\n"
+      "Parameters\n"
+      "----------\n"
+      "a : array_like\n"
+      "repeats : int or sequence of ints\n"
+      "axis : int, optional\n"
+      "    None: of the flattened array.\n"
+      "\n"
+      "Returns\n"
+      "-------\n"
+      "shade.ndarray");
   m.def(
       "take",
       [](py::handle a, py::handle indices, py::handle axis) {
         const NDArray x = AsNDArray(a), i = AsNDArray(indices);
         return Wrap(axis.is_none() ? take(x, i) : take(x, i, ParseIndex(axis, "axis")));
       },
-      py::arg("a"), py::arg("indices"), py::arg("axis") = py::none());
+      py::arg("a"), py::arg("indices"), py::arg("axis") = py::none(),
+      "Elements at the given indices (numpy.take).\n"
+      "\n"
+      "Parameters\n"
+      "----------\n"
+      "a : array_like\n"
+      "indices : array_like of int\n"
+      "axis : int, optional\n"
+      "    None: of the flattened array.\n"
+      "\n"
+      "Returns\n"
+      "-------\n"
+      "shade.ndarray");
   m.def(
       "nonzero",
       [](py::handle a) {
@@ -590,7 +919,16 @@ void BindShapeOps(py::module_& m, py::class_<PyArray>& cls) {
           result = result + py::make_tuple(Wrap(std::move(i)));
         return result;
       },
-      py::arg("a"));
+      py::arg("a"),
+      "Indices of the non-zero elements, one array per dimension (numpy.nonzero).\n"
+      "\n"
+      "Parameters\n"
+      "----------\n"
+      "a : array_like\n"
+      "\n"
+      "Returns\n"
+      "-------\n"
+      "tuple of shade.ndarray");
   cls.def("__copy__", [](PyArray& self) { return Wrap(self.Get().Clone()); });
   cls.def(
       "__deepcopy__", [](PyArray& self, py::handle) { return Wrap(self.Get().Clone()); },
@@ -603,25 +941,70 @@ void BindCreation(py::module_& m) {
       [](py::handle shape, py::handle dtype) {
         return Wrap(zeros(ParseShape(shape), DTypeOr(dtype, kFloat64)));
       },
-      py::arg("shape"), py::arg("dtype") = py::none());
+      py::arg("shape"), py::arg("dtype") = py::none(),
+      "A new array of zeros (numpy.zeros).\n"
+      "\n"
+      "Parameters\n"
+      "----------\n"
+      "shape : int or sequence of ints\n"
+      "dtype : dtype, optional\n"
+      "    float64 by default.\n"
+      "\n"
+      "Returns\n"
+      "-------\n"
+      "shade.ndarray");
   m.def(
       "ones",
       [](py::handle shape, py::handle dtype) {
         return Wrap(ones(ParseShape(shape), DTypeOr(dtype, kFloat64)));
       },
-      py::arg("shape"), py::arg("dtype") = py::none());
+      py::arg("shape"), py::arg("dtype") = py::none(),
+      "A new array of ones (numpy.ones).\n"
+      "\n"
+      "Parameters\n"
+      "----------\n"
+      "shape : int or sequence of ints\n"
+      "dtype : dtype, optional\n"
+      "    float64 by default.\n"
+      "\n"
+      "Returns\n"
+      "-------\n"
+      "shade.ndarray");
   m.def(
       "empty",
       [](py::handle shape, py::handle dtype) {
         return Wrap(empty(ParseShape(shape), DTypeOr(dtype, kFloat64)));
       },
-      py::arg("shape"), py::arg("dtype") = py::none());
+      py::arg("shape"), py::arg("dtype") = py::none(),
+      "A new array, uninitialised (numpy.empty).\n"
+      "\n"
+      "Parameters\n"
+      "----------\n"
+      "shape : int or sequence of ints\n"
+      "dtype : dtype, optional\n"
+      "    float64 by default.\n"
+      "\n"
+      "Returns\n"
+      "-------\n"
+      "shade.ndarray");
   m.def(
       "full",
       [](py::handle shape, py::handle value, py::handle dtype) {
         return Wrap(Full(ParseShape(shape), value, ParseDType(dtype)));
       },
-      py::arg("shape"), py::arg("fill_value"), py::arg("dtype") = py::none());
+      py::arg("shape"), py::arg("fill_value"), py::arg("dtype") = py::none(),
+      "A new array filled with `fill_value` (numpy.full).\n"
+      "\n"
+      "Parameters\n"
+      "----------\n"
+      "shape : int or sequence of ints\n"
+      "fill_value : scalar\n"
+      "dtype : dtype, optional\n"
+      "    From fill_value by default.\n"
+      "\n"
+      "Returns\n"
+      "-------\n"
+      "shade.ndarray");
   auto like_shape = [](py::handle a) { return AsNDArray(a).sizes().vec(); };
   auto like_dtype = [](py::handle a, py::handle dtype) {
     return DTypeOr(dtype, AsNDArray(a).type_flag());
@@ -631,46 +1014,124 @@ void BindCreation(py::module_& m) {
       [=](py::handle a, py::handle dtype) {
         return Wrap(zeros(like_shape(a), like_dtype(a, dtype)));
       },
-      py::arg("a"), py::arg("dtype") = py::none());
+      py::arg("a"), py::arg("dtype") = py::none(),
+      "Zeros with the shape and dtype of `a` (numpy.zeros_like).\n"
+      "\n"
+      "Parameters\n"
+      "----------\n"
+      "a : array_like\n"
+      "dtype : dtype, optional\n"
+      "\n"
+      "Returns\n"
+      "-------\n"
+      "shade.ndarray");
   m.def(
       "ones_like",
       [=](py::handle a, py::handle dtype) {
         return Wrap(ones(like_shape(a), like_dtype(a, dtype)));
       },
-      py::arg("a"), py::arg("dtype") = py::none());
+      py::arg("a"), py::arg("dtype") = py::none(),
+      "Ones with the shape and dtype of `a` (numpy.ones_like).\n"
+      "\n"
+      "Parameters\n"
+      "----------\n"
+      "a : array_like\n"
+      "dtype : dtype, optional\n"
+      "\n"
+      "Returns\n"
+      "-------\n"
+      "shade.ndarray");
   m.def(
       "empty_like",
       [=](py::handle a, py::handle dtype) {
         return Wrap(empty(like_shape(a), like_dtype(a, dtype)));
       },
-      py::arg("a"), py::arg("dtype") = py::none());
+      py::arg("a"), py::arg("dtype") = py::none(),
+      "An uninitialised array with the shape and dtype of `a` (numpy.empty_like).\n"
+      "\n"
+      "Parameters\n"
+      "----------\n"
+      "a : array_like\n"
+      "dtype : dtype, optional\n"
+      "\n"
+      "Returns\n"
+      "-------\n"
+      "shade.ndarray");
   m.def(
       "full_like",
       [=](py::handle a, py::handle value, py::handle dtype) {
         return Wrap(Full(like_shape(a), value, like_dtype(a, dtype)));
       },
-      py::arg("a"), py::arg("fill_value"), py::arg("dtype") = py::none());
+      py::arg("a"), py::arg("fill_value"), py::arg("dtype") = py::none(),
+      "`fill_value` with the shape and dtype of `a` (numpy.full_like).\n"
+      "\n"
+      "Parameters\n"
+      "----------\n"
+      "a : array_like\n"
+      "fill_value : scalar\n"
+      "dtype : dtype, optional\n"
+      "\n"
+      "Returns\n"
+      "-------\n"
+      "shade.ndarray");
   m.def(
       "arange",
       [](py::handle start, py::handle stop, py::handle step, py::handle dtype) {
         return Wrap(Arange(start, stop, step, dtype));
       },
       py::arg("start"), py::arg("stop") = py::none(), py::arg("step") = py::none(),
-      py::arg("dtype") = py::none());
+      py::arg("dtype") = py::none(),
+      "Evenly spaced values in [start, stop) (numpy.arange).\n"
+      "\n"
+      "Parameters\n"
+      "----------\n"
+      "start : number\n"
+      "    The stop when it is the only argument.\n"
+      "stop : number, optional\n"
+      "step : number, optional\n"
+      "dtype : dtype, optional\n"
+      "\n"
+      "Returns\n"
+      "-------\n"
+      "shade.ndarray");
   m.def(
       "linspace",
       [](double start, double stop, index_t num, bool endpoint, py::handle dtype) {
         return Wrap(linspace(start, stop, num, endpoint, DTypeOr(dtype, kFloat64)));
       },
       py::arg("start"), py::arg("stop"), py::arg("num") = 50, py::arg("endpoint") = true,
-      py::arg("dtype") = py::none());
+      py::arg("dtype") = py::none(),
+      "`num` evenly spaced values over [start, stop] (numpy.linspace).\n"
+      "\n"
+      "Parameters\n"
+      "----------\n"
+      "start, stop : float\n"
+      "num : int, optional\n"
+      "endpoint : bool, optional\n"
+      "dtype : dtype, optional\n"
+      "\n"
+      "Returns\n"
+      "-------\n"
+      "shade.ndarray");
   m.def(
       "eye",
       [](index_t n, py::handle m_arg, index_t k, py::handle dtype) {
         return Wrap(
             eye(n, m_arg.is_none() ? -1 : ParseIndex(m_arg, "M"), k, DTypeOr(dtype, kFloat64)));
       },
-      py::arg("N"), py::arg("M") = py::none(), py::arg("k") = 0, py::arg("dtype") = py::none());
+      py::arg("N"), py::arg("M") = py::none(), py::arg("k") = 0, py::arg("dtype") = py::none(),
+      "A 2-D array with ones on the k-th diagonal (numpy.eye).\n"
+      "\n"
+      "Parameters\n"
+      "----------\n"
+      "N : int\n"
+      "M : int, optional\n"
+      "k : int, optional\n"
+      "dtype : dtype, optional\n"
+      "\n"
+      "Returns\n"
+      "-------\n"
+      "shade.ndarray");
   m.def(
       "asarray",
       [](py::handle a, py::handle dtype) -> py::object {
@@ -691,7 +1152,18 @@ void BindCreation(py::module_& m) {
         if (f >= 0 && f != x.type_flag()) return Wrap(astype(x, f));
         return Wrap(copy ? x.Clone() : x);
       },
-      py::arg("object"), py::arg("dtype") = py::none(), py::arg("copy") = true);
+      py::arg("object"), py::arg("dtype") = py::none(), py::arg("copy") = true,
+      "An array from an array_like (numpy.array); copies unless copy=False.\n"
+      "\n"
+      "Parameters\n"
+      "----------\n"
+      "object : array_like\n"
+      "dtype : dtype, optional\n"
+      "copy : bool, optional\n"
+      "\n"
+      "Returns\n"
+      "-------\n"
+      "shade.ndarray");
 }
 
 void BindArrayBasics(py::class_<PyArray>& cls) {
@@ -818,7 +1290,10 @@ void BindIO(py::module_& m) {
 PYBIND11_MODULE(_shade, m) {
   m.doc() = "shade: NumPy-compatible arrays over shade's dynamic NDArray (see README, 'Python').";
   RegisterErrorTranslator(m);
-  py::class_<PyArray> cls(m, "ndarray", py::buffer_protocol(), py::dynamic_attr());
+  py::class_<PyArray> cls(m, "ndarray",
+                          "An N-dimensional array over shade's NDArray (numpy.ndarray): shares "
+                          "memory with NumPy through the buffer protocol and DLPack.",
+                          py::buffer_protocol(), py::dynamic_attr());
   cls.attr("__array_priority__") = 10.0;
   BindInterop(m, cls);
   BindIndexing(cls);
@@ -834,10 +1309,13 @@ PYBIND11_MODULE(_shade, m) {
   BindNpRandom(m);
   BindSortStats(m, cls);
   BindPrinting(m);
+  BindTextFile(m);
   m.def(
       "set_num_threads", [](int n) { SetNumThreads(n); }, py::arg("n"),
       "Threads the kernels use (>= 1).");
-  m.def("get_num_threads", []() { return GetNumThreads(); });
+  m.def(
+      "get_num_threads", []() { return GetNumThreads(); },
+      "Threads the kernels use (set_num_threads).");
   m.def("_evaluation_count", &EvaluationCount, "Expression evaluations run so far (fusion tests).");
   m.def(
       "_allocation_count", []() { return AllocationCount(); }, "shade's data allocations so far.");

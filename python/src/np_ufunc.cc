@@ -450,7 +450,8 @@ void BindUfuncs(py::module_& m) {
   }
   // The other names of the same ops (NumPy's and shade's C++ ones).
   const std::pair<const char*, const char*> aliases[] = {
-      {"divide", "true_divide"}, {"abs", "absolute"}, {"bitwise_not", "invert"}, {"clamp", "clip"}};
+      {"divide", "true_divide"}, {"abs", "absolute"},    {"bitwise_not", "invert"},
+      {"clamp", "clip"},         {"radians", "deg2rad"}, {"degrees", "rad2deg"}};
   for (const auto& alias : aliases) {
     if (!py::hasattr(m, alias.first) && py::hasattr(m, alias.second))
       m.attr(alias.first) = m.attr(alias.second);

@@ -279,6 +279,55 @@ struct copysign {
   }
   SHADE_OP_COST_(kCopysign)
 };
+/*! \brief 0 for a < 0, b for a == 0, 1 for a > 0, NaN for NaN a (NumPy's npy_heaviside) */
+struct heaviside {
+  /*! \brief Scalar form, in MathT. */
+  template <typename DType>
+  static SHADE_XINLINE DType Map(DType a, DType b) {
+    using T = detail::MathT<DType>;
+    const T x = static_cast<T>(a);
+    if (x < T(0)) return DType(T(0));
+    if (x > T(0)) return DType(T(1));
+    if (x == T(0)) return b;
+    return DType(std::numeric_limits<T>::quiet_NaN());
+  }
+  SHADE_OP_COST_(kHeaviside)
+};
+/// pi as NumPy's NPY_PI (double) and NPY_PIf (float): the constants of deg2rad and rad2deg are
+/// computed in the math type, as npy_deg2rad / npy_deg2radf do.
+#define SHADE_OP_PI_ 3.141592653589793238462643383279502884
+/*! \brief a * (pi / 180), the constant computed in MathT (NumPy's npy_deg2rad) */
+struct deg2rad {
+  /*! \brief Scalar form, in MathT. */
+  template <typename DType>
+  static SHADE_XINLINE DType Map(DType a) {
+    using T = detail::MathT<DType>;
+    return DType(static_cast<T>(a) * (static_cast<T>(SHADE_OP_PI_) / static_cast<T>(180)));
+  }
+  SHADE_OP_COST_(kDeg2rad)
+};
+/*! \brief a * (180 / pi), the constant computed in MathT (NumPy's npy_rad2deg) */
+struct rad2deg {
+  /*! \brief Scalar form, in MathT. */
+  template <typename DType>
+  static SHADE_XINLINE DType Map(DType a) {
+    using T = detail::MathT<DType>;
+    return DType(static_cast<T>(a) * (static_cast<T>(180) / static_cast<T>(SHADE_OP_PI_)));
+  }
+  SHADE_OP_COST_(kRad2deg)
+};
+/*! \brief sin(pi a) / (pi a), 1 at 0 (numpy.sinc: pi * 1e-20 stands in for 0) */
+struct sinc {
+  /*! \brief Scalar form, in double (NumPy computes sinc of every dtype in float64). */
+  template <typename DType>
+  static SHADE_XINLINE DType Map(DType a) {
+    const double x = static_cast<double>(detail::M(a));
+    const double y = SHADE_OP_PI_ * (x == 0 ? 1.0e-20 : x);
+    return DType(std::sin(y) / y);
+  }
+  SHADE_OP_COST_(kSinc)
+};
+#undef SHADE_OP_PI_
 #undef SHADE_OP_MATH_
 #undef SHADE_OP_BINARY_
 #undef SHADE_OP_UNARY_

@@ -83,14 +83,20 @@
   X(kArctan2,      arctan2,       2, kFloatBinary, kFloat,  20, arctan2)              \
   X(kHypot,        hypot,         2, kFloatBinary, kFloat,  20, hypot)                \
   X(kLogaddexp,    logaddexp,     2, kFloatBinary, kFloat,  20, logaddexp)            \
-  X(kCopysign,     copysign,      2, kFloatBinary, kFloat,   1, copysign)
+  X(kCopysign,     copysign,      2, kFloatBinary, kFloat,   1, copysign)             \
+  X(kHeaviside,    heaviside,     2, kFloatBinary, kFloat,   2, heaviside)            \
+  X(kDeg2rad,      deg2rad,       1, kFloatUnary,  kFloat,   2, deg2rad)              \
+  X(kRad2deg,      rad2deg,       1, kFloatUnary,  kFloat,   2, rad2deg)              \
+  X(kSinc,         sinc,          1, kTrueDivide,  kFloat,  20, sinc)
 
 /// Other names of registered ops, each also an NDArray free function: X(CODE, NAME, ARITY).
 #define SHADE_ELEMENTWISE_OP_ALIASES(X) \
   X(kTrueDivide, divide,      2)        \
   X(kAbs,        abs,         1)        \
   X(kBitwiseNot, bitwise_not, 1)        \
-  X(kClamp,      clamp,       3)
+  X(kClamp,      clamp,       3)        \
+  X(kDeg2rad,    radians,     1)        \
+  X(kRad2deg,    degrees,     1)
 // clang-format on
 
 namespace shade {

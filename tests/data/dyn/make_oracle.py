@@ -87,6 +87,19 @@ NEW_SHAPES = [((2, 1, 3), (2, 3)), ((4,), (4,)), ((), (2, 2)), ((3, 1), (1, 2)),
 NEW_UNARY_SHAPES = [(2, 3), (), (0,), (7,), (3, 0, 2)]
 
 
+def sinc(x):
+    """numpy.sinc's values; as a registry op, floats keep their dtype and the rest give float64
+    (NumPy's Python-level sinc promotes float16/float32 to float64 under NEP 50)."""
+    x = np.asarray(x)
+    out = x.dtype if x.dtype.kind == 'f' else np.dtype('float64')
+    return np.sinc(x.astype(np.float64)).astype(out)
+
+
+# Issue 40's additions, written after everything above so that the earlier values stay the same.
+NEWER_BINARY = {'heaviside': np.heaviside}
+NEWER_UNARY = {'deg2rad': np.deg2rad, 'rad2deg': np.rad2deg, 'sinc': sinc}
+
+
 def result_or_error(f, *args):
     try:
         with np.errstate(all='ignore'):
@@ -127,6 +140,7 @@ def write_promotion(path):
             lines.append(f'dtype where {a} {b} {result_or_error(np.where, one["bool"], one[a], one[b])}')
             lines.append(f'dtype clip {a} {b} {result_or_error(np.clip, one[a], one[b], one[b])}')
     dtype_lines(lines, one, NEW_BINARY, NEW_UNARY)
+    dtype_lines(lines, one, NEWER_BINARY, {k: f for k, f in NEWER_UNARY.items() if k != 'sinc'})
     with open(path, 'w') as fh:
         fh.write('\n'.join(lines) + '\n')
 
@@ -237,6 +251,24 @@ def write_cases(path):
             for shape in [(3, 5), (17,)]:
                 n = int(np.prod(shape))
                 case(lines, op, f, [values(dt, n).reshape(shape), values(dt, n).reshape(shape)])
+    k = 0
+    for op, f in NEWER_BINARY.items():
+        for a_dt in DTYPES:
+            for b_dt in DTYPES:
+                sa, sb = NEW_SHAPES[k % len(NEW_SHAPES)]
+                k += 1
+                a = values(a_dt, int(np.prod(sa))).reshape(sa)
+                b = values(b_dt, int(np.prod(sb))).reshape(sb)
+                case(lines, op, f, [a, b])
+        for dt in ['float32', 'int32', 'uint8', 'bool', 'float16', 'int64', 'float64']:
+            a = values(dt, 4).reshape(2, 2)
+            for s in [3, -2.5]:
+                case(lines, op, f, [a, s])
+                case(lines, op, f, [s, a])
+    for op, f in NEWER_UNARY.items():
+        for dt in DTYPES:
+            for shape in NEW_UNARY_SHAPES:
+                case(lines, op, f, [values(dt, int(np.prod(shape))).reshape(shape)])
     with open(path, 'w') as fh:
         fh.write('\n'.join(lines) + '\n')
 
