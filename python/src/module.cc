@@ -833,6 +833,7 @@ PYBIND11_MODULE(_shade, m) {
   BindLinalg(m);
   BindNpRandom(m);
   BindSortStats(m, cls);
+  BindAutograd(m, cls);
   BindPrinting(m);
   m.def(
       "set_num_threads", [](int n) { SetNumThreads(n); }, py::arg("n"),
