@@ -25,7 +25,7 @@ Meta* EnsureMeta(const NDArray& a) {
   SHADE_CHECK(impl != nullptr) << "autograd: an undefined NDArray";
   if (impl->autograd_meta() == nullptr) {
     // Before any array carries state, so GradTracked is never true without a recorder.
-    detail::g_grad_recorder = &RecordBuiltin;
+    detail::g_grad_recorder.store(&RecordBuiltin, std::memory_order_release);
     impl->set_autograd_meta(new Meta());
   }
   return static_cast<Meta*>(impl->autograd_meta());

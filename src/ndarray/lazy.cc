@@ -12,7 +12,7 @@
 namespace shade {
 
 namespace detail {
-GradRecorder g_grad_recorder = nullptr;
+std::atomic<GradRecorder> g_grad_recorder{nullptr};
 }  // namespace detail
 
 using lazy::HarmfulOverlap;

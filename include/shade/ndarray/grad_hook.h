@@ -17,6 +17,7 @@
 #ifndef SHADE_NDARRAY_GRAD_HOOK_H_
 #define SHADE_NDARRAY_GRAD_HOOK_H_
 
+#include <atomic>
 #include <cstdint>
 #include <utility>
 #include <vector>
@@ -70,8 +71,9 @@ struct GradAttrs {
  */
 using GradRecorder = void (*)(GradOp op, const std::vector<NDArray>& inputs,
                               const std::vector<NDArray>& outputs, GradAttrs&& attrs);
-/*! \brief The installed recorder (null until autograd first gives an array its state). */
-extern GradRecorder g_grad_recorder;
+/*! \brief The installed recorder (null until autograd first gives an array its state; atomic
+ *  because any thread may install it while others record). */
+extern std::atomic<GradRecorder> g_grad_recorder;
 
 /*! \brief True when `a` requires grad and grad mode is on (then the op records). */
 inline bool GradTracked(const NDArray& a) noexcept {
@@ -107,7 +109,7 @@ NDArray RecordGrad(GradOp op, std::vector<NDArray> inputs, GradAttrs attrs, F&& 
     GradModeScope off(false);
     out = forward();
   }
-  g_grad_recorder(op, inputs, {out}, std::move(attrs));
+  g_grad_recorder.load(std::memory_order_acquire)(op, inputs, {out}, std::move(attrs));
   return out;
 }
 
