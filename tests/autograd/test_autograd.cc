@@ -7,6 +7,7 @@
 #include <functional>
 #include <random>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "shade/autograd/autograd.h"
@@ -159,6 +160,34 @@ TEST(Autograd, NoGradAndEnableGrad) {
   EXPECT_EQ(r.unsafeGetImpl()->autograd_meta(), nullptr);
   EXPECT_TRUE(r.is_leaf());
   EXPECT_FALSE(r.grad().defined());
+}
+
+TEST(Autograd, GradModeIsPerThread) {
+  NDArray x = Rand({2});
+  shade::NoGradGuard off;
+  bool other = false;
+  std::thread t([&] { other = (x * 2).eval().requires_grad(); });
+  t.join();
+  EXPECT_TRUE(other);  // the other thread's mode is its own (on)
+  EXPECT_FALSE((x * 2).eval().requires_grad());
+}
+
+TEST(Autograd, BackwardOfSeveralOutputsAndRewrappedOutput) {
+  NDArray x = Rand({3});
+  NDArray y1 = shade::sum(x * x), y2 = shade::sum(x * 3);
+  ag::Backward({y1, y2});
+  for (index_t i = 0; i < 3; ++i) EXPECT_NEAR(x.grad().get({i}), 2 * x.get({i}) + 3, 1e-12);
+  // A custom node over an output that already has a graph: a fresh handle carries the node.
+  NDArray z = (x * 2).eval();
+  auto outs = ag::RecordFunction("custom", {x}, {z}, [](const std::vector<NDArray>& g) {
+    return std::vector<NDArray>{shade::multiply(g[0], 10).eval()};
+  });
+  EXPECT_FALSE(outs[0].is_same(z));
+  EXPECT_EQ(ag::GradFnName(outs[0]), "custom");
+  EXPECT_EQ(ag::GradFnName(z), "multiply");
+  x.set_grad(NDArray());
+  shade::sum(outs[0]).backward();
+  EXPECT_DOUBLE_EQ(x.grad().get({0}), 10.0);
 }
 
 TEST(Autograd, DetachRetainGradIsLeaf) {
