@@ -5,6 +5,7 @@
 #ifndef SHADE_SHADE_H_
 #define SHADE_SHADE_H_
 
+#include "shade/autograd/autograd.h"
 #include "shade/backend/cpu/parallel.h"
 #include "shade/base/checked.h"
 #include "shade/base/device.h"

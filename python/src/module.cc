@@ -1308,6 +1308,7 @@ PYBIND11_MODULE(_shade, m) {
   BindLinalg(m);
   BindNpRandom(m);
   BindSortStats(m, cls);
+  BindAutograd(m, cls);
   BindPrinting(m);
   BindTextFile(m);
   m.def(

@@ -127,6 +127,9 @@ void BindLinalg(py::module_& m);
 void BindSortStats(py::module_& m, py::class_<PyArray>& cls);
 /*! \brief Binds _loadtxt, _genfromtxt and _savetxt (np_textfile.cc). */
 void BindTextFile(py::module_& m);
+/*! \brief Binds autograd: requires_grad, grad, backward, detach, ... and the grad mode
+ *  (np_autograd.cc). */
+void BindAutograd(py::module_& m, py::class_<PyArray>& cls);
 /*! \brief Binds __getitem__ / __setitem__ (indexing.cc). */
 void BindIndexing(py::class_<PyArray>& cls);
 /*! \brief Binds the `_random` submodule: NumPy's RandomState and Generator (np_random.cc). */
