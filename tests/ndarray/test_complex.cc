@@ -13,10 +13,13 @@
 #include <string>
 #include <vector>
 
+#include "shade/compat/mshadow_complex.h"
 #include "shade/io/dlpack.h"
 #include "shade/io/npy.h"
 #include "shade/io/npz.h"
+#include "shade/ndarray/bridge.h"
 #include "shade/ndarray/complex.h"
+#include "shade/ndarray/construct.h"
 #include "shade/ndarray/creation.h"
 #include "shade/ndarray/linalg.h"
 #include "shade/ndarray/ops.h"
@@ -25,6 +28,7 @@
 #include "shade/ndarray/reduce.h"
 #include "shade/ndarray/shape_ops.h"
 #include "shade/ndarray/sort.h"
+#include "shade/tensor/tensor.h"
 
 namespace shade {
 namespace {
@@ -589,6 +593,26 @@ TEST(Complex, DLPackRoundTrip) {
     EXPECT_EQ(back.data_ptr(), z.data_ptr());  // shared, not copied
     ExpectNear(Values(back), Values(z), 0, "dlpack");
   }
+}
+
+// ------------------------------------------------------------------ static front end
+
+TEST(Complex, StaticFrontEndSharesTheLayout) {
+  // A complex NDArray is a typed static tensor of complex128_t without a copy...
+  const NDArray a = Make({3, 4}, kComplex128, 1), b = Make({3, 4}, kComplex128, 2);
+  const Tensor<cpu, 2, complex128_t> ta = ToTensor<cpu, 2, complex128_t>(a);
+  EXPECT_EQ(ta.dptr_, a.data_ptr());
+  EXPECT_EQ(ta[1][2], Values(a)[6]);
+  // ...and its view_as_real is the interleaved (re, im) float layout the static front end's
+  // complex extension (mshadow's complex_mul_cc, ...) computes on: both give a * b.
+  NDArray out = zeros({3, 8}, kFloat64);
+  Tensor<cpu, 2, double> to = ToTensor<cpu, 2, double>(out);
+  to = expr::complex_mul_cc(ToTensor<cpu, 2, double>(view_as_real(a).view({3, 8})),
+                            ToTensor<cpu, 2, double>(view_as_real(b).view({3, 8})));
+  const NDArray as_complex = view_dtype(out, kComplex128);
+  EXPECT_EQ(as_complex.sizes(), (std::vector<index_t>{3, 4}));
+  // The static path may fuse the products into FMAs: within an ulp of the dynamic result.
+  ExpectNear(Values(as_complex), Values((a * b).eval()), 1e-15, "complex_mul_cc");
 }
 
 }  // namespace
