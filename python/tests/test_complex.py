@@ -206,6 +206,33 @@ def test_matmul(dtype):
     assert (shade.asarray(a) @ shade.asarray(f)).dtype == (a @ f).dtype
 
 
+@pytest.mark.parametrize("dtype", CDTYPES)
+def test_vdot_norm_and_linalg(dtype):
+    rtol = 1e-5 if dtype == np.complex64 else 1e-13
+    a, b = values((6,), dtype, 14), values((6,), dtype, 15)
+    m = values((3, 4), dtype, 16)
+    # vdot conjugates its first operand (NumPy); inner and outer do not.
+    np.testing.assert_allclose(np.asarray(shade.vdot(shade.asarray(a), shade.asarray(b))),
+                               np.vdot(a, b), rtol=rtol)
+    np.testing.assert_allclose(np.asarray(shade.inner(shade.asarray(a), shade.asarray(b))),
+                               np.inner(a, b), rtol=rtol)
+    # norms of the magnitudes (hypot, then NumPy's own sums: a tolerance)
+    for x, kw in [(a, {}), (a, {"ord": 1}), (a, {"ord": np.inf}), (a, {"ord": 3}), (m, {}),
+                  (m, {"ord": "fro"}), (m, {"ord": 1}), (m, {"ord": -np.inf}),
+                  (m, {"axis": 1})]:
+        got = np.asarray(shade.linalg.norm(shade.asarray(x), **kw))
+        want = np.linalg.norm(x, **kw)
+        assert got.dtype == want.dtype
+        np.testing.assert_allclose(got, want, rtol=rtol)
+    # No complex LAPACK yet: refused, never cast to real.
+    sq = values((3, 3), dtype, 17)
+    for f in [lambda: shade.linalg.det(shade.asarray(sq)), lambda: shade.linalg.inv(shade.asarray(sq)),
+              lambda: shade.linalg.solve(shade.asarray(sq), shade.asarray(sq[0])),
+              lambda: shade.linalg.norm(shade.asarray(m), ord=2)]:
+        with pytest.raises(TypeError, match="complex"):
+            f()
+
+
 def test_printing():
     for z in [np.array([1 + 2j, -1j]), np.array([1 + 2j, -1j], np.complex64),
               np.array([[1.5 + 2j, 3 - 0.25j], [complex(np.nan, 1), complex(np.nan, -np.inf)]]),
@@ -254,3 +281,15 @@ def test_errors_are_type_errors():
             f()
     with pytest.raises(TypeError, match="complex128"):
         shade.sort(s)
+    # Real-only algorithms refuse complex input instead of dropping the imaginary part.
+    with pytest.raises(TypeError, match="complex"):
+        shade.cov(s)
+    with pytest.raises(TypeError, match="complex"):
+        shade.interp(shade.asarray([0.5]), shade.asarray([0.0, 1.0, 2.0]), s)
+
+
+def test_gradient_keeps_complex():
+    z = values((5, 4), np.complex128, 18)
+    for axis in [0, 1]:
+        np.testing.assert_allclose(np.asarray(shade.gradient(shade.asarray(z), axis=axis)),
+                                   np.gradient(z, axis=axis), rtol=1e-14)
