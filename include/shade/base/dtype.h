@@ -166,13 +166,14 @@ decltype(auto) DispatchDTypeWithComplex(int flag, F&& f) {
 
 /*! \brief Name of a flag ("float32", ...); throws for an unknown flag. */
 inline const char* TypeFlagName(int flag) {
-  return DispatchDTypeWithComplex(flag,
-                       [](auto tag) { return DataType<typename decltype(tag)::type>::kName; });
+  return DispatchDTypeWithComplex(
+      flag, [](auto tag) { return DataType<typename decltype(tag)::type>::kName; });
 }
 
 /*! \brief Element size in bytes of a flag; throws for an unknown flag. */
 inline std::size_t TypeFlagSize(int flag) {
-  return DispatchDTypeWithComplex(flag, [](auto tag) { return sizeof(typename decltype(tag)::type); });
+  return DispatchDTypeWithComplex(flag,
+                                  [](auto tag) { return sizeof(typename decltype(tag)::type); });
 }
 
 /*! \brief True for half_t and bf16_t. */

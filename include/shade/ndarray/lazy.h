@@ -130,8 +130,8 @@ class Expr {
   /*! \brief A leaf reading `a` (which must be defined). */
   Expr(const NDArray& a);  // NOLINT(runtime/explicit): NDArrays are expressions
   /*! \brief A weak scalar leaf. */
-  template <typename T, typename = std::enable_if_t<std::is_arithmetic<T>::value ||
-                                                    kIsFloat16<T> || kIsComplex<T>>>
+  template <typename T, typename = std::enable_if_t<std::is_arithmetic<T>::value || kIsFloat16<T> ||
+                                                    kIsComplex<T>>>
   Expr(T v) : Expr(WeakScalar::From(v)) {}  // NOLINT(runtime/explicit): scalars are operands
   /*! \brief A weak scalar leaf. */
   explicit Expr(const WeakScalar& s);
