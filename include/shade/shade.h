@@ -29,6 +29,7 @@
 #include "shade/memory/storage.h"
 #include "shade/ndarray/apply.h"
 #include "shade/ndarray/bridge.h"
+#include "shade/ndarray/complex.h"
 #include "shade/ndarray/creation.h"
 #include "shade/ndarray/einsum.h"
 #include "shade/ndarray/indexing.h"

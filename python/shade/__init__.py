@@ -23,6 +23,8 @@ bool_ = _np.bool_
 int8, int16, int32, int64 = _np.int8, _np.int16, _np.int32, _np.int64
 uint8, uint16, uint32, uint64 = _np.uint8, _np.uint16, _np.uint32, _np.uint64
 float16, float32, float64 = _np.float16, _np.float32, _np.float64
+# complex dtypes (docs/design/complex.md): NumPy's scalar types, like the real ones
+complex64, complex128 = _np.complex64, _np.complex128
 newaxis = None
 
 

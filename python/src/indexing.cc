@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "shade/ndarray/complex.h"
 #include "shade/ndarray/creation.h"
 #include "shade/ndarray/shape_ops.h"
 #include "shade_py.h"
@@ -292,6 +293,10 @@ py::object ElementAsScalar(const NDArray& e) {
       return type(item<std::uint64_t>(e));
     case DTypeKind::kSigned:
       return type(item<std::int64_t>(e));
+    case DTypeKind::kComplex: {
+      const complex128_t z = complex_item(e);
+      return type(py::reinterpret_steal<py::object>(PyComplex_FromDoubles(z.real(), z.imag())));
+    }
     default:
       return type(item<double>(e));
   }

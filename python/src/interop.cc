@@ -123,8 +123,8 @@ PyArray* AsPyArray(py::handle h) {
 
 namespace {
 const char* const kDTypeNames[kNumTypeFlags] = {
-    "float32", "float64",  "float16", "uint8",  "int32",  "int8",  "int64",
-    "bool",    "bfloat16", "int16",   "uint16", "uint32", "uint64"};
+    "float32",  "float64", "float16", "uint8",  "int32",  "int8",      "int64",     "bool",
+    "bfloat16", "int16",   "uint16",  "uint32", "uint64", "complex64", "complex128"};
 
 int FlagOfName(const std::string& name) {
   for (int f = 0; f < kNumTypeFlags; ++f) {
@@ -157,7 +157,8 @@ int ParseDType(py::handle h) {
   const int f = FlagOfName(dt.attr("name").cast<std::string>());
   if (f < 0) {
     throw py::type_error("shade: unsupported dtype " + py::str(dt).cast<std::string>() +
-                         " (supported: bool, int8-64, uint8-64, float16/32/64, bfloat16)");
+                         " (supported: bool, int8-64, uint8-64, float16/32/64, bfloat16, "
+                         "complex64/128)");
   }
   return f;
 }
@@ -225,6 +226,8 @@ int FlagOfFormat(const char* format, Py_ssize_t itemsize) {
   if (format == nullptr) return kUint8;
   std::string f(format);
   if (!f.empty() && (f[0] == '@' || f[0] == '=' || f[0] == '<')) f.erase(0, 1);
+  if (f == "Zf") return kComplex64;  // PEP 3118: Z + the part's format
+  if (f == "Zd") return kComplex128;
   if (f.size() != 1) return -1;
   const char c = f[0];
   if (c == '?') return kBool;
@@ -354,13 +357,13 @@ std::optional<Expr> ToOperand(py::handle h, bool strict) {
                           " is out of the int64/uint64 range");
   }
   if (PyFloat_CheckExact(h.ptr())) return Expr(PyFloat_AS_DOUBLE(h.ptr()));
-  if (PyComplex_Check(h.ptr())) {
-    if (!strict) return std::nullopt;
-    throw py::type_error("shade: complex numbers are not supported");
+  if (PyComplex_CheckExact(h.ptr())) {  // a Python complex: weak (NEP 50), as a float is
+    return Expr(complex128_t(PyComplex_RealAsDouble(h.ptr()), PyComplex_ImagAsDouble(h.ptr())));
   }
   const bool array_like = PyObject_CheckBuffer(h.ptr()) || PySequence_Check(h.ptr()) ||
                           PyFloat_Check(h.ptr()) || PyLong_Check(h.ptr()) ||
-                          py::hasattr(h, "__array_interface__") || py::hasattr(h, "__dlpack__");
+                          PyComplex_Check(h.ptr()) || py::hasattr(h, "__array_interface__") ||
+                          py::hasattr(h, "__dlpack__");
   if (!array_like || py::isinstance<py::str>(h) || py::isinstance<py::bytes>(h)) {
     if (!strict) return std::nullopt;
     throw py::type_error("shade: unsupported operand type " +
@@ -399,6 +402,10 @@ const char* FormatOf(int flag) {
       return "f";
     case kFloat64:
       return "d";
+    case kComplex64:
+      return "Zf";
+    case kComplex128:
+      return "Zd";
     default:
       return nullptr;
   }

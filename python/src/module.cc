@@ -1311,6 +1311,7 @@ PYBIND11_MODULE(_shade, m) {
   BindAutograd(m, cls);
   BindPrinting(m);
   BindTextFile(m);
+  BindComplex(m, cls);
   m.def(
       "set_num_threads", [](int n) { SetNumThreads(n); }, py::arg("n"),
       "Threads the kernels use (>= 1).");

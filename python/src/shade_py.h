@@ -152,6 +152,8 @@ py::object ApplyInto(OpCode op, const py::handle* args, int n, py::handle out);
 py::object ScalarOrArray(NDArray r);
 /*! \brief Binds shade.ufunc and one instance per registry op (np_ufunc.cc). */
 void BindUfuncs(py::module_& m);
+/*! \brief Binds real, imag, conj, angle, iscomplex... and ndarray.real / .imag (np_complex.cc). */
+void BindComplex(py::module_& m, py::class_<PyArray>& cls);
 
 }  // namespace python
 }  // namespace shade

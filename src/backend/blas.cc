@@ -224,6 +224,22 @@ void Gemm_(Engine /*engine*/, bool ta, bool tb, index_t m, index_t n, index_t k,
               ToBlasInt(k, "k"), alpha, a, ToBlasInt(lda, "lda"), b, ToBlasInt(ldb, "ldb"), beta, c,
               ToBlasInt(ldc, "ldc"));
 }
+// Complex products: CBLAS's cgemm / zgemm (alpha and beta by address; std::complex has the
+// layout of the BLAS complex types).
+void Gemm_(Engine /*engine*/, bool ta, bool tb, index_t m, index_t n, index_t k, complex64_t alpha,
+           const complex64_t* a, index_t lda, const complex64_t* b, index_t ldb, complex64_t beta,
+           complex64_t* c, index_t ldc) {
+  cblas_cgemm(CblasRowMajor, Trans(ta), Trans(tb), ToBlasInt(m, "m"), ToBlasInt(n, "n"),
+              ToBlasInt(k, "k"), &alpha, a, ToBlasInt(lda, "lda"), b, ToBlasInt(ldb, "ldb"), &beta,
+              c, ToBlasInt(ldc, "ldc"));
+}
+void Gemm_(Engine /*engine*/, bool ta, bool tb, index_t m, index_t n, index_t k, complex128_t alpha,
+           const complex128_t* a, index_t lda, const complex128_t* b, index_t ldb,
+           complex128_t beta, complex128_t* c, index_t ldc) {
+  cblas_zgemm(CblasRowMajor, Trans(ta), Trans(tb), ToBlasInt(m, "m"), ToBlasInt(n, "n"),
+              ToBlasInt(k, "k"), &alpha, a, ToBlasInt(lda, "lda"), b, ToBlasInt(ldb, "ldb"), &beta,
+              c, ToBlasInt(ldc, "ldc"));
+}
 
 }  // namespace
 
@@ -249,11 +265,16 @@ void Gemm(bool trans_a, bool trans_b, index_t m, index_t n, index_t k, T alpha, 
     }
     return;
   }
-  const Engine engine = std::is_same<T, float>::value ? FloatEngine(m, n, k) : GemmEngine();
+  // Complex products always go to CBLAS (no Eigen instantiation for them: compile time).
+  const Engine engine = kIsComplex<T>                   ? Engine::kCblas
+                        : std::is_same<T, float>::value ? FloatEngine(m, n, k)
+                                                        : GemmEngine();
 #ifdef SHADE_HAVE_EIGEN_GEMM
-  if (engine == Engine::kEigen) {
-    EigenGemm(trans_a, trans_b, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
-    return;
+  if constexpr (!kIsComplex<T>) {
+    if (engine == Engine::kEigen) {
+      EigenGemm(trans_a, trans_b, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+      return;
+    }
   }
 #endif
   // CBLAS or oneDNN (float, through Gemm_): both on the calling thread, split here.
@@ -386,6 +407,20 @@ void BatchGemm(bool trans_a, bool trans_b, index_t batch, index_t m, index_t n, 
 SHADE_INSTANTIATE_BLAS_(float)
 SHADE_INSTANTIATE_BLAS_(double)
 #undef SHADE_INSTANTIATE_BLAS_
+// Complex: the products only (matmul's path); Gemv and Ger stay real.
+template void Gemm<complex64_t>(bool, bool, index_t, index_t, index_t, complex64_t,
+                                const complex64_t*, index_t, const complex64_t*, index_t,
+                                complex64_t, complex64_t*, index_t);
+template void Gemm<complex128_t>(bool, bool, index_t, index_t, index_t, complex128_t,
+                                 const complex128_t*, index_t, const complex128_t*, index_t,
+                                 complex128_t, complex128_t*, index_t);
+template void BatchGemm<complex64_t>(bool, bool, index_t, index_t, index_t, index_t, complex64_t,
+                                     const complex64_t*, index_t, index_t, const complex64_t*,
+                                     index_t, index_t, complex64_t, complex64_t*, index_t, index_t);
+template void BatchGemm<complex128_t>(bool, bool, index_t, index_t, index_t, index_t, complex128_t,
+                                      const complex128_t*, index_t, index_t, const complex128_t*,
+                                      index_t, index_t, complex128_t, complex128_t*, index_t,
+                                      index_t);
 
 }  // namespace blas
 }  // namespace shade

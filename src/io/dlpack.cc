@@ -131,12 +131,14 @@ NDArray WrapDLTensor(const DLTensor& t, DataDeleter release, const char* who) {
 }  // namespace
 
 DLDataType ToDLDataType(int type_flag) {
-  return DispatchDType(type_flag, [](auto tag) {
+  return DispatchDTypeWithComplex(type_flag, [](auto tag) {
     using T = typename decltype(tag)::type;
     DLDataType d;
     d.bits = static_cast<std::uint8_t>(8 * sizeof(T));
     d.lanes = 1;
-    if (std::is_same<T, bool>::value) {
+    if (kIsComplex<T>) {
+      d.code = kDLComplex;  // bits of the whole element: 64 / 128, as DLPack counts them
+    } else if (std::is_same<T, bool>::value) {
       d.code = kDLPackBoolCode;
     } else if (std::is_same<T, bf16_t>::value) {
       d.code = kDLBfloat;
@@ -159,7 +161,8 @@ int FromDLDataType(DLDataType dtype) {
   }
   SHADE_THROW_TYPE << "DLPack: unsupported dtype (code " << int(dtype.code) << ", bits "
                    << int(dtype.bits)
-                   << "); supported: int/uint 8-64, float 16/32/64, bfloat 16, bool 8";
+                   << "); supported: int/uint 8-64, float 16/32/64, bfloat 16, bool 8, "
+                      "complex 64/128";
 }
 
 DLManagedTensor* ToDLPack(const NDArray& array) {

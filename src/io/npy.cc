@@ -25,10 +25,12 @@ namespace {
 
 const char kMagic[6] = {'\x93', 'N', 'U', 'M', 'P', 'Y'};
 
-// NumPy kind letter of a shade dtype: b(ool), i(nt), u(int), f(loat); 0 when NumPy has none.
+// NumPy kind letter of a shade dtype: b(ool), i(nt), u(int), f(loat), c(omplex); 0 when NumPy
+// has none.
 char NpyKind(int type_flag) {
-  return DispatchDType(type_flag, [](auto tag) -> char {
+  return DispatchDTypeWithComplex(type_flag, [](auto tag) -> char {
     using T = typename decltype(tag)::type;
+    if (kIsComplex<T>) return 'c';
     if (std::is_same<T, bool>::value) return 'b';
     if (std::is_same<T, bf16_t>::value) return 0;
     if (kIsFloating<T>) return 'f';
@@ -497,16 +499,16 @@ class DictParser {
       std::size_t size = 0;
       for (std::size_t i = 1; i < rest.size() && size < 1000; ++i)
         size = size * 10 + static_cast<std::size_t>(rest[i] - '0');
-      if (rest[0] == 'b' || rest[0] == 'i' || rest[0] == 'u' || rest[0] == 'f')
+      if (rest[0] == 'b' || rest[0] == 'i' || rest[0] == 'u' || rest[0] == 'f' || rest[0] == 'c')
         flag = FlagOfKind(rest[0], size);
     } else if (rest.size() == 1) {
       static const struct {
         char code;
         int flag;
-      } kCodes[] = {{'?', kBool},    {'b', kInt8},   {'B', kUint8},  {'h', kInt16},
-                    {'H', kUint16},  {'i', kInt32},  {'I', kUint32}, {'l', kInt64},
-                    {'L', kUint64},  {'q', kInt64},  {'Q', kUint64}, {'e', kFloat16},
-                    {'f', kFloat32}, {'d', kFloat64}};
+      } kCodes[] = {{'?', kBool},    {'b', kInt8},    {'B', kUint8},     {'h', kInt16},
+                    {'H', kUint16},  {'i', kInt32},   {'I', kUint32},    {'l', kInt64},
+                    {'L', kUint64},  {'q', kInt64},   {'Q', kUint64},    {'e', kFloat16},
+                    {'f', kFloat32}, {'d', kFloat64}, {'F', kComplex64}, {'D', kComplex128}};
       for (const auto& c : kCodes) {
         if (c.code == rest[0]) flag = c.flag;
       }
@@ -526,6 +528,15 @@ class DictParser {
                     {"float_", kFloat64},  {"uint", kUint64},      {"long", kInt64},
                     {"intp", kInt64},      {"uintp", kUint64},     {"bool8", kBool}};
       for (const auto& n : kNames) {
+        if (rest == n.name) flag = n.flag;
+      }
+      static const struct {
+        const char* name;
+        int flag;
+      } kComplexNames[] = {{"complex64", kComplex64},   {"csingle", kComplex64},
+                           {"complex128", kComplex128}, {"cdouble", kComplex128},
+                           {"complex_", kComplex128},   {"cfloat", kComplex128}};
+      for (const auto& n : kComplexNames) {
         if (rest == n.name) flag = n.flag;
       }
     }
@@ -658,6 +669,14 @@ void CheckNpyDataAvailable(Stream* strm, const NpyHeader& header, bool exact) {
   }
 }
 
+namespace {
+// The unit a byte-order swap reverses: the element, or each part of a complex element.
+std::size_t SwapUnit(int type_flag) {
+  const std::size_t size = TypeFlagSize(type_flag);
+  return IsComplexTypeFlag(type_flag) ? size / 2 : size;
+}
+}  // namespace
+
 void ByteSwapInPlace(void* data, std::size_t itemsize, std::uint64_t count) {
   unsigned char* p = static_cast<unsigned char*>(data);
   if (itemsize <= 1) return;
@@ -668,7 +687,8 @@ void ReadNpyData(Stream* strm, const NpyHeader& header, void* dst) {
   const std::uint64_t bytes = header.DataBytes();
   strm->ReadExact(dst, static_cast<std::size_t>(bytes), "the .npy data");
   if (header.byte_order == '>') {
-    ByteSwapInPlace(dst, TypeFlagSize(header.type_flag), header.NumElements());
+    const std::size_t unit = SwapUnit(header.type_flag);
+    ByteSwapInPlace(dst, unit, header.NumElements() * (TypeFlagSize(header.type_flag) / unit));
   }
 }
 
@@ -736,7 +756,7 @@ void WriteNpy(Stream* strm, int type_flag, const TShape& shape, const void* data
     for (std::size_t off = 0; off < bytes; off += step) {
       const std::size_t n = std::min(step, bytes - off);
       chunk.assign(src + off, src + off + n);
-      ByteSwapInPlace(chunk.data(), itemsize, n / itemsize);
+      ByteSwapInPlace(chunk.data(), SwapUnit(type_flag), n / SwapUnit(type_flag));
       strm->Write(chunk.data(), n);
     }
   } else {
@@ -782,8 +802,10 @@ NDArray LoadNpyImpl(Stream* strm, bool exact) {
     ReadNpyData(strm, h, out.data_ptr());
   } else {
     std::vector<unsigned char> bytes = ReadBounded(strm, h.DataBytes(), "the .npy data");
-    if (h.byte_order == '>')
-      ByteSwapInPlace(bytes.data(), TypeFlagSize(h.type_flag), h.NumElements());
+    if (h.byte_order == '>') {
+      const std::size_t unit = SwapUnit(h.type_flag);
+      ByteSwapInPlace(bytes.data(), unit, h.NumElements() * (TypeFlagSize(h.type_flag) / unit));
+    }
     out = NDArray::Empty(IndexSpan(alloc_shape), h.type_flag);
     if (!bytes.empty()) std::memcpy(out.data_ptr(), bytes.data(), bytes.size());
   }

@@ -172,6 +172,19 @@ void NDArray::copy_(const NDArray& src) const {
     }
   }
   const dyn::CastKernel contiguous = dyn::GetCastKernel(dmeta.flag(), smeta.flag());
+  if (IsComplexTypeFlag(dmeta.flag()) || IsComplexTypeFlag(smeta.flag())) {
+    // Complex conversions (scalar kernels): a strided run converts element by element through
+    // the same kernel, so both paths give the same values.
+    ApplyNDArrays<2>(ops, [contiguous](const StridedRun<2>& r) {
+      if (r.contiguous) {
+        contiguous(r.n, r.data[0], r.data[1]);
+        return;
+      }
+      for (index_t i = 0; i < r.n; ++i)
+        contiguous(1, r.data[0] + i * r.stride[0], r.data[1] + i * r.stride[1]);
+    });
+    return;
+  }
   DispatchDType(dmeta.flag(), [&](auto dtag) {
     using D = typename decltype(dtag)::type;
     DispatchDType(smeta.flag(), [&](auto stag) {
@@ -192,6 +205,19 @@ void NDArray::Fill(double value) const {
       << "Fill: cannot write into " << *this
       << ": its elements overlap (an expanded view with zero strides, or as_strided)";
   const std::array<NDArray, 1> ops{*this};
+  if (IsComplexTypeFlag(type_flag())) {  // value + 0j, moved as bytes (16-byte elements too)
+    DispatchDTypeWithComplex(type_flag(), [&](auto tag) {
+      using T = typename decltype(tag)::type;
+      if constexpr (kIsComplex<T>) {
+        const T v(static_cast<typename T::value_type>(value), 0);
+        ApplyNDArrays<1>(ops, [v](const StridedRun<1>& r) {
+          const index_t step = r.contiguous ? static_cast<index_t>(sizeof(T)) : r.stride[0];
+          for (index_t i = 0; i < r.n; ++i) std::memcpy(r.data[0] + i * step, &v, sizeof(T));
+        });
+      }
+    });
+    return;
+  }
   DispatchDType(type_flag(), [&](auto tag) {
     using T = typename decltype(tag)::type;
     const T v = detail::CastScalar<T>(value, "Fill");

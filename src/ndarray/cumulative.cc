@@ -221,6 +221,9 @@ NDArray interp(const NDArray& x, const NDArray& xp, const NDArray& fp, std::opti
   SHADE_CHECK(xp.ndim() == 1 && fp.ndim() == 1) << "object too deep for desired array";
   SHADE_CHECK(fp.numel() == xp.numel()) << "fp and xp are not of the same length.";
   SHADE_CHECK(xp.numel() > 0) << "array of sample points is empty";
+  SHADE_CHECK_TYPE(!IsComplexTypeFlag(x.type_flag()) && !IsComplexTypeFlag(xp.type_flag()) &&
+                   !IsComplexTypeFlag(fp.type_flag()))
+      << "interp: complex arrays are not supported yet";  // the loop below is real
   const NDArray xs = astype(xp, kFloat64).contiguous(), fs = astype(fp, kFloat64).contiguous();
   const NDArray xv = astype(x, kFloat64).contiguous();
   const double* px = xs.data<double>();
@@ -280,8 +283,8 @@ std::vector<NDArray> gradient(const NDArray& f0, const std::vector<double>& spac
       << "invalid number of arguments: " << spacing.size() << " spacings for " << dims.size()
       << " axes";
   SHADE_CHECK_TYPE(f0.type_flag() != kBool) << "gradient: bool input is not supported";
-  // Integers compute in float64 (NumPy converts them first).
-  const NDArray f = KindOf(f0.type_flag()) == DTypeKind::kFloat ? f0 : astype(f0, kFloat64);
+  // Integers compute in float64 (NumPy converts them first); complex keeps its dtype.
+  const NDArray f = KindOf(f0.type_flag()) >= DTypeKind::kFloat ? f0 : astype(f0, kFloat64);
   std::vector<NDArray> out;
   for (std::size_t i = 0; i < dims.size(); ++i) {
     const int ax = dims[i];

@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "shade/backend/cpu/parallel.h"
+#include "shade/ndarray/complex.h"
 #include "shade/ndarray/creation.h"
 #include "shade/ndarray/device.h"
 #include "shade/ndarray/linalg.h"
@@ -175,6 +176,9 @@ int LinalgType(const NDArray& a, const char* op) {
   const int f = a.type_flag();
   SHADE_CHECK_TYPE(f != kFloat16 && f != kBfloat16)
       << op << ": array type " << a.dtype().name() << " is unsupported in linalg";
+  // No complex LAPACK calls yet (docs/design/complex.md): refused rather than cast to real.
+  SHADE_CHECK_TYPE(!IsComplexTypeFlag(f))
+      << op << ": array type " << a.dtype().name() << " is not supported in linalg yet";
   return f == kFloat32 ? kFloat32 : kFloat64;
 }
 
@@ -843,7 +847,11 @@ NDArray norm(const NDArray& x_in, NormOrder ord, const std::vector<index_t>& axi
   CheckDevices("norm", {&x_in});
   SHADE_CHECK_TYPE_GE(x_in.type_flag(), 0) << "norm: non-numeric element type";
   const int f = x_in.type_flag();
-  const NDArray x = (f == kFloat32 || f == kFloat64 || f == kFloat16 || f == kBfloat16)
+  // Complex: every norm but the singular-value ones is the same norm of the magnitudes |x|
+  // (float32 / float64, as NumPy's result dtype).
+  const bool complex_in = IsComplexTypeFlag(f);
+  const NDArray x = complex_in ? absolute(x_in).eval()
+                    : (f == kFloat32 || f == kFloat64 || f == kFloat16 || f == kBfloat16)
                         ? x_in
                         : astype(x_in, kFloat64);
   const int nd = x.ndim();
@@ -882,6 +890,10 @@ NDArray norm(const NDArray& x_in, NormOrder ord, const std::vector<index_t>& axi
   SHADE_CHECK(axis.size() == 2) << "norm: Improper number of dimensions to norm.";
   index_t r = axis[0], c = axis[1];
   SHADE_CHECK(r != c) << "norm: Duplicate axes given.";
+  SHADE_CHECK_TYPE(!complex_in || !(ord.kind == NormOrder::kNuc ||
+                                    (ord.kind == NormOrder::kNumber && std::fabs(ord.p) == 2)))
+      << "norm: the 2 / -2 / nuc matrix norms of " << x_in.dtype().name()
+      << " need a complex svd, which linalg does not have yet";
   NDArray ret;
   auto absx = [&]() { return absolute(x).eval(); };
   if (ord.kind == NormOrder::kNone || ord.kind == NormOrder::kFro) {
@@ -1015,7 +1027,8 @@ NDArray vdot(const NDArray& a, const NDArray& b) {
   SHADE_CHECK(a.defined() && b.defined()) << "vdot: undefined NDArray";
   SHADE_CHECK_SHAPE_EQ(a.numel(), b.numel()) << "vdot: vectors have different lengths (shapes "
                                              << a.sizes() << " and " << b.sizes() << ")";
-  return dot(Ravel(a), Ravel(b));
+  // NumPy conjugates the first operand.
+  return dot(Ravel(IsComplexTypeFlag(a.type_flag()) ? conj(a) : a), Ravel(b));
 }
 
 NDArray kron(const NDArray& a, const NDArray& b) {

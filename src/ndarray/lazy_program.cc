@@ -20,15 +20,22 @@ std::atomic<bool> g_register_program_enabled{true};
 thread_local std::int64_t t_register_program_runs = 0;
 
 // A weak scalar converted to `flag`; a Python-int value must fit an integer dtype (NEP 50's
-// OverflowError), bool takes value != 0.
+// OverflowError), bool takes value != 0; a complex dtype takes a Python complex's two parts.
 void ConvertScalar(const WeakScalar& s, int flag, void* dst) {
-  DispatchDType(flag, [&](auto tag) {
+  DispatchDTypeWithComplex(flag, [&](auto tag) {
     using T = typename decltype(tag)::type;
     T v;
-    if constexpr (std::is_same<T, bool>::value) {
-      v = s.kind == WeakKind::kFloat ? s.f != 0 : (s.big || s.i != 0);
+    if constexpr (kIsComplex<T>) {
+      using R = typename T::value_type;
+      const double re = s.kind == WeakKind::kFloat || s.kind == WeakKind::kComplex ? s.f
+                        : s.big ? static_cast<double>(s.u)
+                                : static_cast<double>(s.i);
+      v = T(static_cast<R>(re), static_cast<R>(s.kind == WeakKind::kComplex ? s.fi : 0.0));
+    } else if constexpr (std::is_same<T, bool>::value) {
+      v = s.kind == WeakKind::kFloat || s.kind == WeakKind::kComplex ? (s.f != 0 || s.fi != 0)
+                                                                     : (s.big || s.i != 0);
     } else if constexpr (std::is_integral<T>::value) {
-      SHADE_DCHECK(s.kind != WeakKind::kFloat);
+      SHADE_DCHECK(s.kind != WeakKind::kFloat && s.kind != WeakKind::kComplex);
       bool fits;
       if (s.big) {
         fits = std::is_same<T, std::uint64_t>::value;
@@ -71,7 +78,7 @@ struct NodeProg {
   dyn::CastKernel cast[3];            // input conversions (null: none)
   std::int32_t buf;                   // byte offset of the node's tile buffer in scratch
   std::int32_t slot[3];               // byte offsets of the per-input slots
-  alignas(8) unsigned char value[8];  // a scalar leaf's converted value
+  alignas(16) unsigned char value[16];  // a scalar leaf's converted value (complex128 at most)
 };
 
 struct Program {
@@ -409,13 +416,17 @@ bool BuildProgram(const Expr& e, const Resolved& r, int out_flag, Program* P) {
              kTileBudgetBytes) {
     tile -= 64;
   }
-  SHADE_DCHECK(static_cast<std::size_t>(per_elem) * tile + static_cast<std::size_t>(nbuf) * 64 <=
-               kScratchBytes);
+  // Real dtypes always fit (8-byte elements at most); a large complex128 expression may not.
+  SHADE_CHECK(static_cast<std::size_t>(per_elem) * tile + static_cast<std::size_t>(nbuf) * 64 <=
+              kScratchBytes)
+      << "elementwise op: the expression of " << n
+      << " nodes needs more tile buffer than the evaluator has (" << kScratchBytes
+      << " bytes); evaluate part of it first (eval())";
   P->tile = tile;
   // Turn per-element offsets into byte offsets: buffer j starts at (sum of earlier sizes) *
   // tile, rounded up to 64 bytes per earlier buffer.
   auto place = [&](std::int32_t at) -> std::int32_t {
-    return static_cast<std::int32_t>(at * tile);  // sizes are 1..8 bytes; tile is a multiple of 64
+    return static_cast<std::int32_t>(at * tile);  // tile is a multiple of 64
   };
   for (int i = 0; i < n; ++i) {
     NodeProg& s = P->node[i];

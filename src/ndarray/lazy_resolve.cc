@@ -29,7 +29,9 @@ void ResolveOp(OpCode op, const PromotionOperand* in, int arity, int* opnd, int*
       if (in[k].weak == WeakKind::kNone) {
         os << TypeFlagName(in[k].flag);
       } else {
-        os << (in[k].weak == WeakKind::kInt ? "int scalar" : "float scalar");
+        os << (in[k].weak == WeakKind::kInt     ? "int scalar"
+               : in[k].weak == WeakKind::kFloat ? "float scalar"
+                                                : "complex scalar");
       }
     }
     return os.str();
@@ -52,7 +54,7 @@ void ResolveOp(OpCode op, const PromotionOperand* in, int arity, int* opnd, int*
           << info.name << ": not supported for a bool operand (as in NumPy; use logical_not)";
       break;
     case Cat::kTrueDivide:
-      if (kind != DTypeKind::kFloat) compute = kFloat64;
+      if (kind < DTypeKind::kFloat) compute = kFloat64;
       break;
     case Cat::kIntDefault:
       if (kind == DTypeKind::kBool) compute = kInt8;
@@ -68,7 +70,7 @@ void ResolveOp(OpCode op, const PromotionOperand* in, int arity, int* opnd, int*
       return;
     case Cat::kBitwise:
     case Cat::kBitwiseNot:
-      SHADE_CHECK_TYPE(kind != DTypeKind::kFloat)
+      SHADE_CHECK_TYPE(kind < DTypeKind::kFloat)
           << info.name << ": not supported for " << names() << " (integer or bool operands only)";
       break;
     case Cat::kFloatUnary:
@@ -96,7 +98,8 @@ void ResolveOp(OpCode op, const PromotionOperand* in, int arity, int* opnd, int*
       return;
   }
   for (int k = 0; k < arity; ++k) opnd[k] = compute;
-  *result = compute;
+  // absolute of a complex value is its real magnitude (complex64 -> float32, as NumPy).
+  *result = op == OpCode::kAbs ? RealTypeOf(compute) : compute;
 }
 
 // Broadcasts shape b into (a, na) in place, NumPy's rule; throws naming both shapes.

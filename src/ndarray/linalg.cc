@@ -74,7 +74,8 @@ bool Uniform(const std::vector<index_t>& off) {
   return true;
 }
 
-// a: [..., m, k] and b: [..., k, n] in compute dtype T (float/double), c: contiguous [batch, m, n].
+// a: [..., m, k] and b: [..., k, n] in compute dtype T (float/double/complex), c: contiguous
+// [batch, m, n].
 template <typename T>
 void BlasProduct(NDArray a, NDArray b, const std::vector<index_t>& bshape,
                  const std::vector<index_t>& ast, const std::vector<index_t>& bst, index_t m,
@@ -104,15 +105,17 @@ void BlasProduct(NDArray a, NDArray b, const std::vector<index_t>& bshape,
   const T* pb = static_cast<const T*>(b.data_ptr());
   const std::vector<index_t> oa = BatchOffsets(bshape, sa), ob = BatchOffsets(bshape, sb);
   const index_t batch = static_cast<index_t>(oa.size());
-  if (batch == 1 && n == 1 && !lb.trans && k > 0 && m > 0) {
+  if (!kIsComplex<T> && batch == 1 && n == 1 && !lb.trans && k > 0 && m > 0) {
     // Matrix times vector: Gemv over b's column (stride ld when k > 1).
     const index_t incx = k > 1 ? lb.ld : 1;
-    if (la.trans) {
-      blas::Gemv<T>(true, k, m, T(1), pa, la.ld, pb, incx, T(0), c, 1);
-    } else {
-      blas::Gemv<T>(false, m, k, T(1), pa, la.ld, pb, incx, T(0), c, 1);
+    if constexpr (!kIsComplex<T>) {  // complex products take Gemm (no complex Gemv)
+      if (la.trans) {
+        blas::Gemv<T>(true, k, m, T(1), pa, la.ld, pb, incx, T(0), c, 1);
+      } else {
+        blas::Gemv<T>(false, m, k, T(1), pa, la.ld, pb, incx, T(0), c, 1);
+      }
+      return;
     }
-    return;
   }
   if (Uniform(oa) && Uniform(ob)) {
     const index_t stride_a = batch > 1 ? oa[1] - oa[0] : 0,
@@ -218,9 +221,9 @@ NDArray matmul(const NDArray& a_in, const NDArray& b_in) {
   const int compute = rt == kFloat16 || rt == kBfloat16 ? kFloat32 : rt;
   const NDArray ac = astype(a, compute), bc = astype(b, compute);
   NDArray cc = compute == rt ? c : NDArray::Empty(cshape, compute);
-  DispatchDType(compute, [&](auto tag) {
+  DispatchDTypeWithComplex(compute, [&](auto tag) {
     using T = typename decltype(tag)::type;
-    if constexpr (blas::kSupported<T>) {
+    if constexpr (blas::kSupported<T> || kIsComplex<T>) {  // complex: cgemm / zgemm
       BlasProduct<T>(ac, bc, bshape, {}, {}, m, n, k, static_cast<T*>(cc.data_ptr()));
     } else if constexpr (std::is_integral<T>::value) {
       NaiveProduct<T>(ac, bc, bshape, m, n, k, static_cast<T*>(cc.data_ptr()));

@@ -296,6 +296,10 @@ double NDArray::get(IndexSpan idx) const {
   SHADE_CHECK_TYPE_GE(type_flag(), 0)
       << "get: element type " << dtype().name() << " is not numeric";
   const void* p = ElementPtr(idx, TypeMeta());
+  // complex: the real part, as the conversion to float64 (astype) takes it
+  if (type_flag() == kComplex64)
+    return static_cast<double>(static_cast<const complex64_t*>(p)->real());
+  if (type_flag() == kComplex128) return static_cast<const complex128_t*>(p)->real();
   return DispatchDType(type_flag(), [p](auto tag) {
     using T = typename decltype(tag)::type;
     return detail::ToDouble(*static_cast<const T*>(p));
@@ -306,6 +310,14 @@ void NDArray::set(IndexSpan idx, double value) const {
   SHADE_CHECK_TYPE_GE(type_flag(), 0)
       << "set: element type " << dtype().name() << " is not numeric";
   void* p = ElementPtr(idx, TypeMeta());
+  if (type_flag() == kComplex64) {  // value + 0j, as Fill
+    *static_cast<complex64_t*>(p) = complex64_t(static_cast<float>(value), 0.0f);
+    return;
+  }
+  if (type_flag() == kComplex128) {
+    *static_cast<complex128_t*>(p) = complex128_t(value, 0.0);
+    return;
+  }
   DispatchDType(type_flag(), [p, value](auto tag) {
     using T = typename decltype(tag)::type;
     *static_cast<T*>(p) = detail::CastScalar<T>(value, "set");

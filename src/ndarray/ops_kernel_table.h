@@ -48,6 +48,15 @@ OpKernel GetKernel(OpCode op, int flag);
 CastKernel GetCastKernel(int to, int from);
 /*! dst[0..n) = n copies of the element of `size` bytes (1, 2, 4 or 8) at value. */
 void FillElements(int size, index_t n, void* dst, const void* value);
+/*! The complex dtypes' kernel of op computing in `flag` (kComplex64 / kComplex128), or null
+ *  where the op has no complex kernel (ops_kernels_complex.cc; GetKernel forwards to it). */
+OpKernel ComplexKernel(OpCode op, int flag);
+/*! Conversion `from` -> `to` where either is complex (null when they are equal). */
+CastKernel ComplexCastKernel(int to, int from);
+/*! dst[o, i] = product over l of src[o, l, i] for a contiguous complex [outer, len, inner]
+ *  (len >= 1), left to right (NumPy's multiply.reduce order). */
+void ComplexProdAxis(int flag, index_t outer, index_t len, index_t inner, const void* src,
+                     void* dst);
 /*! The kernel layer's parallel grain for cheap (false) or transcendental (true) maps. */
 index_t MapGrain(bool heavy);
 

@@ -174,6 +174,24 @@ std::vector<std::string> FormatAll(const std::vector<T>& vals, const PrintOption
       out.push_back(os.str());  // NumPy 1.24 applies `sign` to floats only
     }
     AlignRight(&out);
+  } else if constexpr (kIsComplex<T>) {
+    // NumPy's ComplexFloatingFormat: the real parts formatted together, the imaginary parts
+    // together with sign '+', then "re" + "im" + "j" with the 'j' before im's padding.
+    using R = typename T::value_type;
+    std::vector<R> re, im;
+    for (const T& v : vals) {
+      re.push_back(v.real());
+      im.push_back(v.imag());
+    }
+    PrintOptions iopt = opt;
+    iopt.sign = '+';
+    const std::vector<std::string> rs = FormatFloats(re, opt), is = FormatFloats(im, iopt);
+    for (std::size_t i = 0; i < vals.size(); ++i) {
+      const std::string& t = is[i];
+      std::size_t end = t.size();
+      while (end > 0 && t[end - 1] == ' ') --end;
+      out.push_back(rs[i] + t.substr(0, end) + "j" + t.substr(end));
+    }
   } else {
     out = FormatFloats(vals, opt);
   }
@@ -184,7 +202,18 @@ std::vector<std::string> FormatAll(const std::vector<T>& vals, const PrintOption
 // to 1e16, scientific outside (Python's float repr rule).
 template <typename T>
 std::string ScalarStr(T v) {
-  if constexpr (std::is_same<T, bool>::value) {
+  if constexpr (kIsComplex<T>) {
+    // Python's complex repr: "2j" for a +0 real part, else "(1+2j)"; parts without ".0".
+    const auto part = [](typename T::value_type x) {
+      std::string t = ScalarStr(x);
+      if (t.size() > 2 && t.compare(t.size() - 2, 2, ".0") == 0) t.resize(t.size() - 2);
+      return t;
+    };
+    std::string im = part(v.imag());
+    if (v.real() == 0 && !std::signbit(v.real())) return im + "j";
+    if (im[0] != '-') im = "+" + im;
+    return "(" + part(v.real()) + im + "j)";
+  } else if constexpr (std::is_same<T, bool>::value) {
     return v ? "True" : "False";
   } else if constexpr (std::is_integral<T>::value) {
     std::ostringstream os;
@@ -278,7 +307,8 @@ std::string Render(const NDArray& a, const PrintOptions& opt, Style style) {
   shape << (a.ndim() == 1 ? ",)" : ")");
   const int f = a.type_flag();
   // NumPy's repr omits the dtypes a Python literal implies, except for empty arrays.
-  const bool implied = (f == kFloat64 || f == kInt64 || f == kBool) && a.numel() > 0;
+  const bool implied =
+      (f == kFloat64 || f == kInt64 || f == kBool || f == kComplex128) && a.numel() > 0;
   std::string dtype_str;
   if (style == Style::kShade) {
     dtype_str = std::string(summarise && a.numel() > 0 ? "shape=" + shape.str() + ", " : "") +
@@ -296,7 +326,7 @@ std::string Render(const NDArray& a, const PrintOptions& opt, Style style) {
     const index_t edge = opt.edgeitems;
     for (int d = 0; d < a.ndim(); ++d) shown.push_back(Shown(a.size(d), summarise, edge));
     std::vector<std::string> items;
-    DispatchDType(f, [&](auto tag) {
+    DispatchDTypeWithComplex(f, [&](auto tag) {
       using T = typename decltype(tag)::type;
       std::vector<T> vals;
       std::vector<index_t> idx(a.ndim(), 0);

@@ -19,10 +19,12 @@ struct Info {
 };
 
 Info ComputeInfo(int flag) {
-  return DispatchDType(flag, [](auto tag) {
+  return DispatchDTypeWithComplex(flag, [](auto tag) {
     using T = typename decltype(tag)::type;
     DTypeKind k;
-    if constexpr (std::is_same<T, bool>::value) {
+    if constexpr (kIsComplex<T>) {
+      k = DTypeKind::kComplex;
+    } else if constexpr (std::is_same<T, bool>::value) {
       k = DTypeKind::kBool;
     } else if constexpr (kIsFloating<T>) {
       k = DTypeKind::kFloat;
@@ -64,10 +66,27 @@ int FloatBitsFor(const Info& i) {
   return i.bits <= 8 ? 16 : i.bits <= 16 ? 32 : 64;
 }
 
+// Bits of each part of the smallest complex type that holds every value of a dtype (there is
+// no complex with 16-bit parts, so 32 at least).
+int PartBitsFor(const Info& i) {
+  if (i.kind == DTypeKind::kComplex) return i.bits / 2;
+  if (i.kind == DTypeKind::kFloat) return std::max(32, i.bits);
+  if (i.kind == DTypeKind::kBool) return 32;
+  return std::max(32, FloatBitsFor(i));
+}
+
 }  // namespace
 
 DTypeKind KindOf(int flag) {
   return InfoOf(flag).kind;
+}
+
+int ComplexTypeFor(int flag) {
+  return PartBitsFor(InfoOf(flag)) <= 32 ? kComplex64 : kComplex128;
+}
+
+int RealTypeOf(int flag) {
+  return flag == kComplex64 ? kFloat32 : flag == kComplex128 ? kFloat64 : flag;
 }
 
 int PromoteTypes(int a, int b) {
@@ -75,6 +94,11 @@ int PromoteTypes(int a, int b) {
   if (a == b) return a;
   if (x.kind == DTypeKind::kBool) return b;
   if (y.kind == DTypeKind::kBool) return a;
+  // Complex with anything: the complex type whose parts hold both (NumPy: int16 with complex64
+  // is complex64, int32 or float64 with complex64 is complex128).
+  if (x.kind == DTypeKind::kComplex || y.kind == DTypeKind::kComplex) {
+    return std::max(PartBitsFor(x), PartBitsFor(y)) <= 32 ? kComplex64 : kComplex128;
+  }
   if (x.kind == DTypeKind::kFloat && y.kind == DTypeKind::kFloat) {
     if (x.bits == 16 && y.bits == 16) return kFloat32;  // float16 with bfloat16
     return x.bits >= y.bits ? a : b;
@@ -102,7 +126,7 @@ int PromoteTypes(int a, int b) {
 int ResultType(const PromotionOperand* operands, int n) {
   SHADE_CHECK_GE(n, 1) << "ResultType: no operands";
   int strong = -1;
-  bool weak_int = false, weak_float = false;
+  bool weak_int = false, weak_float = false, weak_complex = false;
   for (int k = 0; k < n; ++k) {
     const PromotionOperand& o = operands[k];
     if (o.weak == WeakKind::kNone) {
@@ -111,13 +135,20 @@ int ResultType(const PromotionOperand* operands, int n) {
       strong = strong < 0 ? o.flag : PromoteTypes(strong, o.flag);
     } else if (o.weak == WeakKind::kInt) {
       weak_int = true;
+    } else if (o.weak == WeakKind::kComplex) {
+      weak_complex = true;
     } else {
       weak_float = true;
     }
   }
-  if (strong < 0) return weak_float ? kFloat64 : kInt64;
+  if (strong < 0) return weak_complex ? kComplex128 : weak_float ? kFloat64 : kInt64;
   const DTypeKind k = KindOf(strong);
-  if (weak_float && k != DTypeKind::kFloat) return kFloat64;
+  // A Python complex keeps a complex dtype and the precision of a float one (float32 + 1j is
+  // complex64); with bool or an integer it gives complex128 (NEP 50).
+  if (weak_complex && k < DTypeKind::kComplex) {
+    return k == DTypeKind::kFloat ? ComplexTypeFor(strong) : kComplex128;
+  }
+  if (weak_float && k < DTypeKind::kFloat) return kFloat64;
   if (weak_int && k == DTypeKind::kBool) return kInt64;
   return strong;
 }
@@ -145,7 +176,7 @@ bool CanCast(int from, int to, Casting casting) {
 
 int FloatTypeFor(int flag) {
   const Info i = InfoOf(flag);
-  if (i.kind == DTypeKind::kFloat) return flag;
+  if (i.kind == DTypeKind::kFloat || i.kind == DTypeKind::kComplex) return flag;
   return FloatFlag(FloatBitsFor(i));
 }
 

@@ -158,7 +158,18 @@ NDArray ReduceDense(const NDArray& a, const std::vector<bool>& mask, RedOp op) {
     for (int i = 0; i < g; ++i) outer *= gsize[i];
     for (std::size_t i = g + 1; i < gsize.size(); ++i) inner *= gsize[i];
     NDArray next = NDArray::Empty({outer * inner}, flag);
-    dyn::Simd().reduce_axis(op, flag, outer, gsize[g], inner, src, next.data_ptr());
+    if (flag == kComplex64 || flag == kComplex128) {
+      // A complex sum is the sums of the parts: the real kernel over the (re, im) pairs as an
+      // inner dimension of 2 floats. The product has its own (scalar) loop.
+      if (op == RedOp::kSum) {
+        dyn::Simd().reduce_axis(op, RealTypeOf(flag), outer, gsize[g], 2 * inner, src,
+                                next.data_ptr());
+      } else {
+        dyn::ComplexProdAxis(flag, outer, gsize[g], inner, src, next.data_ptr());
+      }
+    } else {
+      dyn::Simd().reduce_axis(op, flag, outer, gsize[g], inner, src, next.data_ptr());
+    }
     holder = next;
     src = holder.data_ptr();
     gsize.erase(gsize.begin() + g);
@@ -211,8 +222,16 @@ NDArray SumLike(const NDArray& a, const AxisSet& axes, bool keepdims, RedOp op) 
   return Finish(r, rt, a, mask, keepdims);
 }
 
+// Complex operands reach sum, prod and mean only (docs/design/complex.md).
+void CheckNotComplex(const NDArray& a, const char* op) {
+  SHADE_CHECK_TYPE(!IsComplexTypeFlag(a.type_flag()))
+      << op << ": " << TypeFlagName(a.type_flag()) << " is not supported (complex arrays reduce "
+      << "with sum, prod and mean)";
+}
+
 NDArray MaxLike(const NDArray& a, const AxisSet& axes, bool keepdims, RedOp op) {
   CheckInput(a, RedName(op));
+  CheckNotComplex(a, RedName(op));
   const std::vector<bool> mask = axes.Mask(a.sizes(), RedName(op));
   NDArray r = ReduceDense(astype(a, ComputeType(a.type_flag())), mask, op);
   return Finish(r, a.type_flag(), a, mask, keepdims);
@@ -243,6 +262,7 @@ NDArray MeanCompute(const NDArray& x, const std::vector<bool>& mask, index_t div
 NDArray VarCompute(const NDArray& a, const AxisSet& axes, index_t ddof, const char* name,
                    std::vector<bool>* mask_out) {
   CheckInput(a, name);
+  CheckNotComplex(a, name);
   SHADE_CHECK_GE(ddof, 0) << name << ": ddof " << ddof << " is negative";
   const std::vector<bool> mask = axes.Mask(a.sizes(), name);
   *mask_out = mask;
@@ -340,7 +360,7 @@ int SumResultType(int flag) {
 }
 
 int MeanResultType(int flag) {
-  return KindOf(flag) == DTypeKind::kFloat ? flag : kFloat64;
+  return KindOf(flag) >= DTypeKind::kFloat ? flag : kFloat64;
 }
 
 // Autograd's attributes of a reduction (ndarray/grad_hook.h).

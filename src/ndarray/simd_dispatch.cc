@@ -84,6 +84,7 @@ const SimdKernels& Simd() {
 }
 
 OpKernel GetKernel(OpCode op, int flag) {
+  if (IsComplexTypeFlag(flag)) return ComplexKernel(op, flag);  // scalar loops, one target
   const OpTraits& t = OpTraitsOf(op);
   switch (KernelGroupOf(t.category, t.arity)) {
     case KernelGroup::kLogic:
@@ -96,6 +97,7 @@ OpKernel GetKernel(OpCode op, int flag) {
 }
 
 CastKernel GetCastKernel(int to, int from) {
+  if (IsComplexTypeFlag(to) || IsComplexTypeFlag(from)) return ComplexCastKernel(to, from);
   return Simd().cast_kernel(to, from);
 }
 

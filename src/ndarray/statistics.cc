@@ -494,6 +494,10 @@ NDArray nancumprod(const NDArray& a, std::optional<index_t> axis, int dtype) {
 NDArray cov(const NDArray& m, const NDArray& y, bool rowvar, bool bias, index_t ddof) {
   sortstats::CheckInput(m, "cov");
   SHADE_CHECK(m.ndim() <= 2) << "m has more than 2 dimensions";
+  // The products below are real ones (no conjugate): complex input is refused, not cast.
+  SHADE_CHECK_TYPE(!IsComplexTypeFlag(m.type_flag()) &&
+                   !(y.defined() && IsComplexTypeFlag(y.type_flag())))
+      << "cov: complex arrays are not supported yet";
   auto as_rows = [&](const NDArray& v) {
     NDArray x = astype(v, kFloat64);
     if (x.ndim() < 2) x = x.reshape({1, -1});

@@ -136,7 +136,7 @@ TEST(DType, MshadowNumbering) {
 TEST(DType, DispatchCoversEveryFlagAndRoundTrips) {
   std::set<std::string> names;
   for (int flag = 0; flag < shade::kNumTypeFlags; ++flag) {
-    const int back = shade::DispatchDType(
+    const int back = shade::DispatchDTypeWithComplex(
         flag, [](auto tag) { return shade::DataType<typename decltype(tag)::type>::kFlag; });
     EXPECT_EQ(back, flag);
     names.insert(shade::TypeFlagName(flag));

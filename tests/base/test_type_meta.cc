@@ -37,7 +37,7 @@ TEST(TypeMeta, NumericTypesMapToFlagsBothWays) {
     EXPECT_EQ(m.dtor(), nullptr);
     EXPECT_EQ(m.copy(), nullptr);
   };
-  for (int f = 0; f < shade::kNumTypeFlags; ++f) shade::DispatchDType(f, check);
+  for (int f = 0; f < shade::kNumTypeFlags; ++f) shade::DispatchDTypeWithComplex(f, check);
   EXPECT_FALSE(TypeMeta::Make<float>() == TypeMeta::Make<double>());
   EXPECT_TRUE(TypeMeta::Make<float>() != TypeMeta::Make<std::int32_t>());
 }

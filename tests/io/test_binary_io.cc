@@ -250,7 +250,7 @@ TEST(NDArrayBinary, BadInputsRejectedWithReason) {
       {"", "24-byte header"},
       {"SHADENX" + std::string(17, '\0'), "bad magic"},
       {Header(2, 0, 2, 0, {2, 2}) + std::string(16, '\0'), "unsupported NDArray format version"},
-      {Header(1, 13, 1, 0, {2}) + std::string(8, '\0'), "unknown dtype flag"},
+      {Header(1, 15, 1, 0, {2}) + std::string(8, '\0'), "unknown dtype flag"},
       {Header(1, 0xffffffffu, 1, 0, {2}), "unknown dtype flag"},
       {Header(1, 0, 65, 0, {}), "rank too large"},
       {Header(1, 0, 1, 7, {2}) + std::string(8, '\0'), "reserved header field"},

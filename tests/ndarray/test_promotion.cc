@@ -180,7 +180,8 @@ TEST(Promotion, KindsAndFloatRule) {
   EXPECT_EQ(FloatTypeFor(kInt16), kFloat32);
   EXPECT_EQ(FloatTypeFor(kUint64), kFloat64);
   EXPECT_EQ(FloatTypeFor(kFloat32), kFloat32);
-  EXPECT_THROW(KindOf(13), Error);
+  EXPECT_EQ(KindOf(kComplex64), DTypeKind::kComplex);
+  EXPECT_THROW(KindOf(kNumTypeFlags), Error);
 }
 
 }  // namespace

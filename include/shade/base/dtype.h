@@ -9,9 +9,11 @@
 #ifndef SHADE_BASE_DTYPE_H_
 #define SHADE_BASE_DTYPE_H_
 
+#include <complex>
 #include <cstddef>
 #include <cstdint>
 #include <type_traits>
+#include <utility>
 
 #include "shade/base/error.h"
 #include "shade/base/half.h"
@@ -33,8 +35,20 @@ enum TypeFlag : int {
   kUint16 = 10,
   kUint32 = 11,
   kUint64 = 12,
-  kNumTypeFlags = 13
+  kComplex64 = 13,
+  kComplex128 = 14,
+  kNumTypeFlags = 15
 };
+
+/*! \brief The real (non-complex) flags are 0 .. kNumRealTypeFlags - 1: the ones DispatchDType
+ *  covers. The complex flags follow them (docs/design/complex.md). */
+constexpr int kNumRealTypeFlags = 13;
+
+/*! \brief Element type of complex64: std::complex<float> (two floats, real first: the layout
+ *  of NumPy, C99 `float _Complex`, BLAS cgemm and mshadow's interleaved pairs). */
+using complex64_t = std::complex<float>;
+/*! \brief Element type of complex128: std::complex<double>. */
+using complex128_t = std::complex<double>;
 
 /*! \brief Compile-time facts about an element type: its flag, name and lanes (1; mshadow's
  *  kLanes, which is 2 only for its half2_t). */
@@ -62,6 +76,8 @@ SHADE_DEFINE_DATATYPE_(std::int16_t, kInt16, "int16")
 SHADE_DEFINE_DATATYPE_(std::uint16_t, kUint16, "uint16")
 SHADE_DEFINE_DATATYPE_(std::uint32_t, kUint32, "uint32")
 SHADE_DEFINE_DATATYPE_(std::uint64_t, kUint64, "uint64")
+SHADE_DEFINE_DATATYPE_(complex64_t, kComplex64, "complex64")
+SHADE_DEFINE_DATATYPE_(complex128_t, kComplex128, "complex128")
 #undef SHADE_DEFINE_DATATYPE_
 
 /*!
@@ -79,12 +95,30 @@ constexpr bool IsValidTypeFlag(int flag) {
   return flag >= 0 && flag < kNumTypeFlags;
 }
 
+/*! \brief True for the complex flags (kComplex64, kComplex128). */
+constexpr bool IsComplexTypeFlag(int flag) {
+  return flag == kComplex64 || flag == kComplex128;
+}
+
+namespace detail {
+/*! \brief Throws the error of a complex flag reaching a path without complex support. */
+[[noreturn]] inline void ThrowComplexUnsupported(int flag) {
+  SHADE_THROW_TYPE << (flag == kComplex64 ? "complex64" : "complex128")
+                   << " is not supported by this operation (the operations that take complex "
+                      "dtypes are listed in docs/design/complex.md)";
+}
+}  // namespace detail
+
 /*!
- * \brief Calls `f(TypeTag<T>{})` with the C++ type of runtime flag `flag`.
- * Throws shade::Error for an unknown flag. The library's only switch over dtype flags.
+ * \brief Calls `f(TypeTag<T>{})` with the C++ type of runtime flag `flag`, for the real dtypes.
+ * A complex flag throws shade::Error (TypeError in Python) naming it, so a generic lambda is never
+ * instantiated for std::complex; paths that support complex call DispatchDTypeWithComplex.
+ * Throws shade::Error for an unknown flag. With DispatchDTypeWithComplex the library's only
+ * switch over dtype flags.
  */
 template <typename F>
 decltype(auto) DispatchDType(int flag, F&& f) {
+  if (IsComplexTypeFlag(flag)) detail::ThrowComplexUnsupported(flag);
   switch (flag) {
     case kFloat32:
       return f(TypeTag<float>{});
@@ -119,20 +153,37 @@ decltype(auto) DispatchDType(int flag, F&& f) {
                    << ")";
 }
 
+/*!
+ * \brief DispatchDType over every flag, complex64 (complex64_t) and complex128 (complex128_t)
+ *  included: for the paths that support complex dtypes (f must compile for std::complex).
+ */
+template <typename F>
+decltype(auto) DispatchDTypeWithComplex(int flag, F&& f) {
+  if (flag == kComplex64) return f(TypeTag<complex64_t>{});
+  if (flag == kComplex128) return f(TypeTag<complex128_t>{});
+  return DispatchDType(flag, std::forward<F>(f));
+}
+
 /*! \brief Name of a flag ("float32", ...); throws for an unknown flag. */
 inline const char* TypeFlagName(int flag) {
-  return DispatchDType(flag,
-                       [](auto tag) { return DataType<typename decltype(tag)::type>::kName; });
+  return DispatchDTypeWithComplex(
+      flag, [](auto tag) { return DataType<typename decltype(tag)::type>::kName; });
 }
 
 /*! \brief Element size in bytes of a flag; throws for an unknown flag. */
 inline std::size_t TypeFlagSize(int flag) {
-  return DispatchDType(flag, [](auto tag) { return sizeof(typename decltype(tag)::type); });
+  return DispatchDTypeWithComplex(flag,
+                                  [](auto tag) { return sizeof(typename decltype(tag)::type); });
 }
 
 /*! \brief True for half_t and bf16_t. */
 template <typename T>
 constexpr bool kIsFloat16 = std::is_same<T, half_t>::value || std::is_same<T, bf16_t>::value;
+
+/*! \brief True for complex64_t and complex128_t. */
+template <typename T>
+constexpr bool kIsComplex =
+    std::is_same<T, complex64_t>::value || std::is_same<T, complex128_t>::value;
 
 /*! \brief True for every floating type, the 16-bit ones included. */
 template <typename T>

@@ -126,7 +126,8 @@ class TypeMeta {
   }
   /*! \brief The meta of a numeric dtype flag; throws shade::Error for an unknown flag. */
   static TypeMeta FromFlag(int flag) {
-    return DispatchDType(flag, [](auto tag) { return Make<typename decltype(tag)::type>(); });
+    return DispatchDTypeWithComplex(flag,
+                                    [](auto tag) { return Make<typename decltype(tag)::type>(); });
   }
   /*! \brief Name of T as TypeMeta reports it ("float32", "std::string", ...). */
   template <typename T>

@@ -49,10 +49,10 @@ namespace shade {
 
 /*!
  * \brief A weak scalar operand (NEP 50): C++ integers act as Python ints, floating values as
- *  Python floats, bool as a bool array would.
+ *  Python floats, std::complex values as Python complex numbers, bool as a bool array would.
  */
 struct WeakScalar {
-  /*! \brief kInt / kFloat; kNone means a bool value (a strong bool). */
+  /*! \brief kInt / kFloat / kComplex; kNone means a bool value (a strong bool). */
   WeakKind kind = WeakKind::kInt;
   /*! \brief Integer value when kind is kInt and !big (also the bool value). */
   std::int64_t i = 0;
@@ -60,14 +60,21 @@ struct WeakScalar {
   std::uint64_t u = 0;
   /*! \brief True when the integer is above INT64_MAX. */
   bool big = false;
-  /*! \brief Floating value when kind is kFloat. */
+  /*! \brief Floating value when kind is kFloat; the real part when kind is kComplex. */
   double f = 0;
+  /*! \brief The imaginary part when kind is kComplex. */
+  double fi = 0;
 
-  /*! \brief From any arithmetic C++ value (or half_t / bf16_t, which act as Python floats). */
+  /*! \brief From any arithmetic C++ value (or half_t / bf16_t, which act as Python floats, or
+   *  std::complex, which acts as a Python complex). */
   template <typename T>
   static WeakScalar From(T v) {
     WeakScalar s;
-    if constexpr (std::is_same<T, bool>::value) {
+    if constexpr (kIsComplex<T>) {
+      s.kind = WeakKind::kComplex;
+      s.f = static_cast<double>(v.real());
+      s.fi = static_cast<double>(v.imag());
+    } else if constexpr (std::is_same<T, bool>::value) {
       s.kind = WeakKind::kNone;
       s.i = v ? 1 : 0;
     } else if constexpr (std::is_integral<T>::value) {
@@ -123,7 +130,8 @@ class Expr {
   /*! \brief A leaf reading `a` (which must be defined). */
   Expr(const NDArray& a);  // NOLINT(runtime/explicit): NDArrays are expressions
   /*! \brief A weak scalar leaf. */
-  template <typename T, typename = std::enable_if_t<std::is_arithmetic<T>::value || kIsFloat16<T>>>
+  template <typename T, typename = std::enable_if_t<std::is_arithmetic<T>::value || kIsFloat16<T> ||
+                                                    kIsComplex<T>>>
   Expr(T v) : Expr(WeakScalar::From(v)) {}  // NOLINT(runtime/explicit): scalars are operands
   /*! \brief A weak scalar leaf. */
   explicit Expr(const WeakScalar& s);

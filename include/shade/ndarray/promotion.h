@@ -16,18 +16,25 @@
 
 namespace shade {
 
-/*! \brief The kind of a dtype, in NumPy's order for same_kind casting (bool < uint < int < float). */
-enum class DTypeKind : std::uint8_t { kBool = 0, kUnsigned = 1, kSigned = 2, kFloat = 3 };
+/*! \brief The kind of a dtype, in NumPy's order for same_kind casting
+ *  (bool < uint < int < float < complex). */
+enum class DTypeKind : std::uint8_t {
+  kBool = 0,
+  kUnsigned = 1,
+  kSigned = 2,
+  kFloat = 3,
+  kComplex = 4
+};
 
 /*! \brief Kind of a dtype flag (throws shade::Error for an unknown flag). */
 DTypeKind KindOf(int flag);
 
 /*!
  * \brief A weak (Python-like) scalar's kind for NEP 50: a C++ integer behaves as a Python int
- *  (it takes the other operand's dtype), a C++ floating value as a Python float. kNone marks an
- *  operand with a real (strong) dtype.
+ *  (it takes the other operand's dtype), a C++ floating value as a Python float, a
+ *  std::complex value as a Python complex. kNone marks an operand with a real (strong) dtype.
  */
-enum class WeakKind : std::uint8_t { kNone = 0, kInt = 1, kFloat = 2 };
+enum class WeakKind : std::uint8_t { kNone = 0, kInt = 1, kFloat = 2, kComplex = 3 };
 
 /*! \brief One operand of a promotion: a strong dtype flag, or a weak scalar kind. */
 struct PromotionOperand {
@@ -45,8 +52,9 @@ int PromoteTypes(int a, int b);
 /*!
  * \brief `np.result_type(...)` under NEP 50: strong operands promote together; a weak int
  *  keeps that dtype unless it is bool (then int64); a weak float keeps a float dtype and turns
- *  bool/integer ones into float64; weak scalars alone give int64 / float64. Throws for an
- *  empty list.
+ *  bool/integer ones into float64; a weak complex keeps a complex dtype, turns float32/float16
+ *  into complex64 and anything else into complex128; weak scalars alone give int64 / float64 /
+ *  complex128. Throws for an empty list.
  */
 int ResultType(std::initializer_list<PromotionOperand> operands);
 /*! \brief ResultType over an array of operands. */
@@ -60,9 +68,18 @@ bool CanCast(int from, int to, Casting casting);
 
 /*!
  * \brief The dtype NumPy's float ufuncs (exp, sqrt, floor, ...) compute in for an input dtype:
- *  floats keep theirs; bool, int8, uint8 give float16; int16, uint16 float32; wider float64.
+ *  floats and complex keep theirs; bool, int8, uint8 give float16; int16, uint16 float32; wider
+ *  float64.
  */
 int FloatTypeFor(int flag);
+
+/*! \brief The complex dtype holding `flag`'s values: complex64 for float16/bfloat16/float32 and
+ *  the 8- and 16-bit integers and bool, complex128 otherwise (NumPy's promote_types with c8). */
+int ComplexTypeFor(int flag);
+
+/*! \brief The real dtype of a complex one's parts (complex64 -> float32, complex128 -> float64);
+ *  any other flag is returned unchanged. */
+int RealTypeOf(int flag);
 
 }  // namespace shade
 

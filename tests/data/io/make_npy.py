@@ -130,7 +130,7 @@ def make_bad():
          "overflows int64"),
         ("huge_shape_tiny_file", header("{'descr': '<f8', 'fortran_order': False, 'shape': (1000000, 1000000), }"),
          "truncated"),
-        ("unknown_dtype", header("{'descr': '<c8', 'fortran_order': False, 'shape': (2,), }"), "unsupported dtype"),
+        ("unknown_dtype", header("{'descr': '<V8', 'fortran_order': False, 'shape': (2,), }"), "unsupported dtype"),
         ("string_dtype", header("{'descr': '<U4', 'fortran_order': False, 'shape': (2,), }"), "unsupported dtype"),
         ("odd_size_float", header("{'descr': '<f3', 'fortran_order': False, 'shape': (2,), }"), "unsupported dtype"),
         ("object_dtype", header("{'descr': '|O', 'fortran_order': False, 'shape': (2,), }"), "object dtype"),

@@ -2,6 +2,7 @@
  * \file blas.h
  * \brief The BLAS dot engine's entry points: row-major gemm, gemv, ger and batched gemm over
  *  CBLAS, for float and double, with leading dimensions (padded operands are never copied).
+ *  Gemm and BatchGemm also take complex64_t / complex128_t (CBLAS cgemm / zgemm).
  *
  * Every matrix product in shade (static `dot`/`batch_dot`, dynamic matmul) calls these.
  */
