@@ -184,7 +184,8 @@ NDArray LinearForward(const NDArray& x, const NDArray& w, const NDArray& b) {
   return y;
 }
 
-LinearGrads LinearBackward(const NDArray& grad, const NDArray& x, const NDArray& w, bool has_bias) {
+LinearGrads LinearBackward(const NDArray& grad, const NDArray& x, const NDArray& w, bool has_bias,
+                           bool input_grad) {
   const char* who = "linear backward";
   CheckFloat(grad, who, "grad");
   CheckFloat(x, who, "input");
@@ -197,11 +198,14 @@ LinearGrads LinearBackward(const NDArray& grad, const NDArray& x, const NDArray&
   const index_t m = Rows(x);
   const NDArray g = grad.contiguous(), xc = x.contiguous(), wc = w.contiguous();
   LinearGrads r;
-  r.input = NDArray::Empty(x.sizes(), x.type_flag());
+  if (input_grad) r.input = NDArray::Empty(x.sizes(), x.type_flag());
   r.weight = NDArray::Empty({out, in}, x.type_flag());
   DispatchFloat(x.type_flag(), [&](auto tag) {
     using T = typename decltype(tag)::type;
-    Product<T>(false, false, m, in, out, g.data<T>(), out, wc.data<T>(), in, r.input.data<T>(), in);
+    if (input_grad) {
+      Product<T>(false, false, m, in, out, g.data<T>(), out, wc.data<T>(), in, r.input.data<T>(),
+                 in);
+    }
     Product<T>(true, false, out, in, m, g.data<T>(), out, xc.data<T>(), in, r.weight.data<T>(), in);
     return 0;
   });
@@ -276,7 +280,7 @@ NDArray Conv2dForward(const NDArray& x, const NDArray& w, const NDArray& b,
 }
 
 Conv2dGrads Conv2dBackward(const NDArray& grad, const NDArray& x, const NDArray& w, bool has_bias,
-                           const Conv2dOptions& opt) {
+                           const Conv2dOptions& opt, bool input_grad) {
   const char* who = "conv2d backward";
   const ConvShape s = CheckConv(x, w, opt, who);
   CheckFloat(grad, who, "grad");
@@ -288,18 +292,19 @@ Conv2dGrads Conv2dBackward(const NDArray& grad, const NDArray& x, const NDArray&
   const NDArray g2 = grad.permute({1, 0, 2, 3}).contiguous();  // (O, N, OH, OW)
   const NDArray wc = w.contiguous();
   const NDArray xp = PadHW(x, opt.padding);
-  NDArray dxp = NDArray::Empty(xp.sizes(), x.type_flag());
+  NDArray dxp = input_grad ? NDArray::Empty(xp.sizes(), x.type_flag()) : NDArray();
   DispatchFloat(x.type_flag(), [&](auto tag) {
     using T = typename decltype(tag)::type;
     using namespace shade::expr;  // NOLINT(build/namespaces)
     if (cols == 0) {
       r.weight.Fill(0);
-      dxp.Fill(0);
+      if (input_grad) dxp.Fill(0);
       return 0;
     }
     NDArray col = Patches<T>(xp, s, opt);
     Product<T>(false, true, s.o, rows, cols, g2.data<T>(), cols, col.data<T>(), cols,
                r.weight.data<T>(), rows);
+    if (!input_grad) return 0;
     // The patch gradient reuses the patch buffer: W^T (rows x O) times grad (O x cols).
     Product<T>(true, false, rows, cols, s.o, wc.data<T>(), rows, g2.data<T>(), cols, col.data<T>(),
                cols);
@@ -308,7 +313,7 @@ Conv2dGrads Conv2dBackward(const NDArray& grad, const NDArray& x, const NDArray&
                         opt.stride[1], opt.dilation[0], opt.dilation[1]);
     return 0;
   });
-  r.input = CropHW(dxp, opt.padding, s.h, s.w);
+  if (input_grad) r.input = CropHW(dxp, opt.padding, s.h, s.w);
   if (has_bias) r.bias = sum(grad, AxisSet({0, 2, 3}));
   return r;
 }

@@ -99,6 +99,10 @@ TEST(NnKernels, Linear) {
   const k::LinearGrads g = k::LinearBackward(up, x, w, true);
   CheckGrads([](const std::vector<NDArray>& in) { return k::LinearForward(in[0], in[1], in[2]); },
              {x, w, b}, {g.input, g.weight, g.bias}, up, "linear");
+  // Without the input's gradient: the same weight gradient.
+  const k::LinearGrads gw = k::LinearBackward(up, x, w, true, false);
+  EXPECT_FALSE(gw.input.defined());
+  ExpectAllClose(gw.weight, g.weight, 0, "linear weight only");
   // No bias, 1-D input, a transposed weight view.
   const NDArray wt = Randn({4, 5}, 5).transpose(0, 1);
   const NDArray x1 = Randn({4}, 6);
@@ -165,6 +169,10 @@ TEST(NnKernels, Conv2d) {
     CheckGrads(
         [o](const std::vector<NDArray>& in) { return k::Conv2dForward(in[0], in[1], in[2], o); },
         {x, w, b}, {g.input, g.weight, g.bias}, up, what);
+    const k::Conv2dGrads gw = k::Conv2dBackward(up, x, w, false, o, false);
+    EXPECT_FALSE(gw.input.defined());
+    EXPECT_FALSE(gw.bias.defined());
+    ExpectAllClose(gw.weight, g.weight, 0, what + " weight only");
   }
   // No bias, non-contiguous input, float32.
   const NDArray xt = Randn({2, 3, 6, 5}, 50).transpose(2, 3);  // (2, 3, 5, 6), strided

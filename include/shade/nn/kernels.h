@@ -42,8 +42,9 @@ struct LinearGrads {
   NDArray weight;  //!< d/dW, (out, in)
   NDArray bias;    //!< d/db, (out), or undefined
 };
-/*! \brief Backward of LinearForward given d loss / d y. */
-LinearGrads LinearBackward(const NDArray& grad, const NDArray& x, const NDArray& w, bool has_bias);
+/*! \brief Backward of LinearForward given d loss / d y; `input_grad` false skips d/dx. */
+LinearGrads LinearBackward(const NDArray& grad, const NDArray& x, const NDArray& w, bool has_bias,
+                           bool input_grad = true);
 
 // ------------------------------------------------------------------ conv2d
 /*! \brief Geometry of a 2-D convolution (PyTorch's Conv2d arguments, groups = 1). */
@@ -64,9 +65,9 @@ struct Conv2dGrads {
   NDArray weight;  //!< d/dW, (O, C, kh, kw)
   NDArray bias;    //!< d/db, (O), or undefined
 };
-/*! \brief Backward of Conv2dForward given d loss / d y. */
+/*! \brief Backward of Conv2dForward given d loss / d y; `input_grad` false skips d/dx. */
 Conv2dGrads Conv2dBackward(const NDArray& grad, const NDArray& x, const NDArray& w, bool has_bias,
-                           const Conv2dOptions& opt);
+                           const Conv2dOptions& opt, bool input_grad = true);
 
 // ------------------------------------------------------------------ pooling
 /*! \brief Pooling windows (PyTorch's arguments; ceil_mode is not supported). */
@@ -82,7 +83,8 @@ struct MaxPool2dResult {
 };
 /*!
  * \brief Max pooling over the last two dimensions of x (rank 3 or 4); padding counts as -inf.
- *  The index of a window is its first maximum in row-major order, or its first NaN (PyTorch).
+ *  The index of a window is its first maximum in row-major order, or its last NaN (PyTorch's
+ *  loop).
  */
 MaxPool2dResult MaxPool2dForward(const NDArray& x, const Pool2dOptions& opt);
 /*! \brief d/dx: each window's gradient goes to its recorded index (summed over windows). */
