@@ -156,6 +156,21 @@ AxisSet NonChannelAxes(const NDArray& x) {
 }  // namespace
 
 // ------------------------------------------------------------------ linear
+namespace {
+// W (out, in) as the products read it without a copy: row-major (`rows`: the product takes
+// op(W) = W^T from rows of `in`), or the transpose of a row-major (in, out) matrix - a
+// transposed view, the layout of a weight kept as x W - read as it is; other layouts are copied.
+struct WeightLayout {
+  NDArray data;  // the memory read
+  bool rows;     // true: (out, in) row-major; false: (in, out) row-major
+};
+WeightLayout LayoutOf(const NDArray& w) {
+  if (w.is_contiguous()) return {w, true};
+  if (w.transpose(0, 1).is_contiguous()) return {w, false};
+  return {w.contiguous(), true};
+}
+}  // namespace
+
 NDArray LinearForward(const NDArray& x, const NDArray& w, const NDArray& b) {
   const char* who = "linear";
   CheckFloat(x, who, "input");
@@ -174,10 +189,12 @@ NDArray LinearForward(const NDArray& x, const NDArray& w, const NDArray& b) {
   ys.back() = out;
   NDArray y = NDArray::Empty(IndexSpan(ys), x.type_flag());
   const index_t m = Rows(x);
-  const NDArray xc = x.contiguous(), wc = w.contiguous();
+  const NDArray xc = x.contiguous();
+  const WeightLayout wl = LayoutOf(w);
   DispatchFloat(x.type_flag(), [&](auto tag) {
     using T = typename decltype(tag)::type;
-    Product<T>(false, true, m, out, in, xc.data<T>(), in, wc.data<T>(), in, y.data<T>(), out);
+    Product<T>(false, wl.rows, m, out, in, xc.data<T>(), in, wl.data.data<T>(),
+               wl.rows ? std::max<index_t>(in, 1) : std::max<index_t>(out, 1), y.data<T>(), out);
     return 0;
   });
   if (b.defined()) y += b;
@@ -196,14 +213,16 @@ LinearGrads LinearBackward(const NDArray& grad, const NDArray& x, const NDArray&
   ys.back() = out;
   CheckShape(grad, IndexSpan(ys), who, "grad");
   const index_t m = Rows(x);
-  const NDArray g = grad.contiguous(), xc = x.contiguous(), wc = w.contiguous();
+  const NDArray g = grad.contiguous(), xc = x.contiguous();
+  const WeightLayout wl = LayoutOf(w);
   LinearGrads r;
   if (input_grad) r.input = NDArray::Empty(x.sizes(), x.type_flag());
   r.weight = NDArray::Empty({out, in}, x.type_flag());
   DispatchFloat(x.type_flag(), [&](auto tag) {
     using T = typename decltype(tag)::type;
     if (input_grad) {
-      Product<T>(false, false, m, in, out, g.data<T>(), out, wc.data<T>(), in, r.input.data<T>(),
+      Product<T>(false, !wl.rows, m, in, out, g.data<T>(), out, wl.data.data<T>(),
+                 wl.rows ? std::max<index_t>(in, 1) : std::max<index_t>(out, 1), r.input.data<T>(),
                  in);
     }
     Product<T>(true, false, out, in, m, g.data<T>(), out, xc.data<T>(), in, r.weight.data<T>(), in);

@@ -110,6 +110,13 @@ TEST(NnKernels, Linear) {
   ExpectAllClose(y1, k::LinearForward(x1, wt.contiguous(), NDArray()), 1e-14, "transposed w");
   const k::LinearGrads g1 = k::LinearBackward(Randn({5}, 7), x1, wt, false);
   EXPECT_FALSE(g1.bias.defined());
+  const k::LinearGrads g1c = k::LinearBackward(Randn({5}, 7), x1, wt.contiguous(), false);
+  ExpectAllClose(g1.input, g1c.input, 1e-14, "transposed w: d/dx");
+  ExpectAllClose(g1.weight, g1c.weight, 1e-14, "transposed w: d/dw");
+  // A weight that is neither layout (a strided slice) is read through a copy.
+  const NDArray ws = Randn({5, 8}, 8).slice(1, 0, 8, 2);
+  ExpectAllClose(k::LinearForward(x1, ws, NDArray()),
+                 k::LinearForward(x1, ws.contiguous(), NDArray()), 1e-14, "strided w");
   // Empty batch and zero in_features.
   EXPECT_EQ(k::LinearForward(zeros({0, 4}), w, b).sizes().vec(), (std::vector<index_t>{0, 5}));
   const NDArray y0 = k::LinearForward(zeros({2, 0}), zeros({3, 0}), NDArray());
