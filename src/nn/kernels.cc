@@ -259,15 +259,46 @@ ConvShape CheckConv(const NDArray& x, const NDArray& w, const Conv2dOptions& opt
   return s;
 }
 
-// The patch matrix (C kh kw, N OH OW) of the padded input.
+// The batch runs in groups of images: each group's patches are unpacked into a buffer of its
+// thread (small enough to stay in cache) and multiplied in one product with at least
+// kGroupColumns columns, so that the packing of W inside the product is amortised. Contiguous
+// ranges of groups go to the threads; inside a range the products run on that thread. The
+// grouping depends on the shapes only, and the weight gradient's partial sums on the thread
+// count, so a result is reproducible for a given thread count.
+constexpr index_t kGroupColumns = 256;
+
+struct ConvGroups {
+  index_t plane, rows, group, groups, ranges, slot;
+  ConvGroups(const ConvShape& s) {  // NOLINT(runtime/explicit)
+    plane = s.oh * s.ow;
+    rows = s.c * s.kh * s.kw;
+    group = std::max<index_t>(1, (kGroupColumns + plane - 1) / std::max<index_t>(plane, 1));
+    groups = (s.n + group - 1) / group;
+    ranges = std::max<index_t>(1, std::min<index_t>(groups, static_cast<index_t>(GetNumThreads())));
+    slot = CheckedMul(CheckedMul(rows, group, "conv2d"), plane, "conv2d");
+  }
+  // fn(n0, n1, range) for every group, ranges in parallel.
+  template <typename F>
+  void ForEach(index_t n, F fn) const {
+    ParallelFor(0, ranges, 1, [&](index_t begin, index_t end) {
+      for (index_t r = begin; r < end; ++r) {
+        for (index_t g = r * groups / ranges; g < (r + 1) * groups / ranges; ++g) {
+          fn(g * group, std::min(n, (g + 1) * group), r);
+        }
+      }
+    });
+  }
+};
+
+// The patches of images [n0, n1) of the padded input into col (rows x (n1 - n0) plane).
 template <typename T>
-NDArray Patches(const NDArray& xp, const ConvShape& s, const Conv2dOptions& opt) {
+void UnpackGroup(const NDArray& xp, index_t n0, index_t n1, const ConvGroups& cg,
+                 const ConvShape& s, const Conv2dOptions& opt, T* col) {
   using namespace shade::expr;  // NOLINT(build/namespaces)
-  NDArray col = NDArray::Empty({s.c * s.kh * s.kw, s.n * s.oh * s.ow}, xp.type_flag());
-  Tensor<cpu, 2, T> ct = ToTensor<cpu, 2, T>(col);
-  ct = unpack_patch2col(ToTensor<cpu, 4, T>(xp), s.kh, s.kw, opt.stride[0], opt.stride[1],
-                        opt.dilation[0], opt.dilation[1]);
-  return col;
+  Tensor<cpu, 4, T> img = ToTensor<cpu, 4, T>(xp).Slice(n0, n1);
+  Tensor<cpu, 2, T> ct(col, Shape2(cg.rows, (n1 - n0) * cg.plane));
+  ct = unpack_patch2col(img, s.kh, s.kw, opt.stride[0], opt.stride[1], opt.dilation[0],
+                        opt.dilation[1]);
 }
 }  // namespace
 
@@ -280,21 +311,39 @@ NDArray Conv2dForward(const NDArray& x, const NDArray& w, const NDArray& b,
     CheckSameDtype(x, b, who, "bias");
     CheckShape(b, {s.o}, who, "bias");
   }
-  const index_t rows = s.c * s.kh * s.kw, cols = s.n * s.oh * s.ow;
-  NDArray y2 = NDArray::Empty({s.o, s.n, s.oh, s.ow}, x.type_flag());
-  if (cols > 0 && s.o > 0) {
-    const NDArray wc = w.contiguous();
-    DispatchFloat(x.type_flag(), [&](auto tag) {
-      using T = typename decltype(tag)::type;
-      NDArray col = Patches<T>(PadHW(x, opt.padding), s, opt);
-      Product<T>(false, false, s.o, cols, rows, wc.data<T>(), rows, col.data<T>(), cols,
-                 y2.data<T>(), cols);
-      return 0;
+  NDArray y = NDArray::Empty({s.n, s.o, s.oh, s.ow}, x.type_flag());
+  if (y.numel() == 0) return y;
+  const ConvGroups cg(s);
+  const NDArray wc = w.contiguous(), xp = PadHW(x, opt.padding);
+  const NDArray bc = b.defined() ? b.contiguous() : NDArray();
+  DispatchFloat(x.type_flag(), [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    std::vector<T> patches(static_cast<std::size_t>(CheckedMul(cg.ranges, cg.slot, who)));
+    std::vector<T> prods(
+        cg.group > 1 ? static_cast<std::size_t>(cg.ranges * s.o * cg.group * cg.plane) : 0);
+    const T* wp = wc.data<T>();
+    const T* bp = b.defined() ? bc.data<T>() : nullptr;
+    T* yp = y.data<T>();
+    cg.ForEach(s.n, [&](index_t n0, index_t n1, index_t range) {
+      const index_t cols = (n1 - n0) * cg.plane;
+      T* col = patches.data() + range * cg.slot;
+      UnpackGroup<T>(xp, n0, n1, cg, s, opt, col);
+      // One image: the product is its NCHW planes already; several: a channel-major block.
+      const bool direct = n1 - n0 == 1;
+      T* prod =
+          direct ? yp + n0 * s.o * cg.plane : prods.data() + range * s.o * cg.group * cg.plane;
+      Product<T>(false, false, s.o, cols, cg.rows, wp, cg.rows, col, cols, prod, cols);
+      for (index_t n = n0; n < n1; ++n) {
+        for (index_t q = 0; q < s.o; ++q) {
+          const T* from = prod + q * cols + (n - n0) * cg.plane;
+          T* to = yp + (n * s.o + q) * cg.plane;
+          const T bias = bp ? bp[q] : T(0);
+          for (index_t i = 0; i < cg.plane; ++i) to[i] = from[i] + bias;
+        }
+      }
     });
-  }
-  // The product is channel-major (O, N, OH, OW); the result is NCHW.
-  NDArray y = y2.permute({1, 0, 2, 3}).contiguous();
-  if (b.defined()) y += b.reshape({1, s.o, 1, 1});
+    return 0;
+  });
   return y;
 }
 
@@ -305,35 +354,63 @@ Conv2dGrads Conv2dBackward(const NDArray& grad, const NDArray& x, const NDArray&
   CheckFloat(grad, who, "grad");
   CheckSameDtype(x, grad, who, "grad");
   CheckShape(grad, {s.n, s.o, s.oh, s.ow}, who, "grad");
-  const index_t rows = s.c * s.kh * s.kw, cols = s.n * s.oh * s.ow;
   Conv2dGrads r;
-  r.weight = NDArray::Empty(w.sizes(), x.type_flag());
-  const NDArray g2 = grad.permute({1, 0, 2, 3}).contiguous();  // (O, N, OH, OW)
-  const NDArray wc = w.contiguous();
+  r.weight = zeros(w.sizes(), x.type_flag());
   const NDArray xp = PadHW(x, opt.padding);
-  NDArray dxp = input_grad ? NDArray::Empty(xp.sizes(), x.type_flag()) : NDArray();
+  NDArray dxp = input_grad ? zeros(xp.sizes(), x.type_flag()) : NDArray();
+  if (has_bias) r.bias = sum(grad, AxisSet({0, 2, 3}));
+  if (grad.numel() == 0) {
+    if (input_grad) r.input = CropHW(dxp, opt.padding, s.h, s.w);
+    return r;
+  }
+  const ConvGroups cg(s);
+  const NDArray g = grad.contiguous(), wc = w.contiguous();
   DispatchFloat(x.type_flag(), [&](auto tag) {
     using T = typename decltype(tag)::type;
-    using namespace shade::expr;  // NOLINT(build/namespaces)
-    if (cols == 0) {
-      r.weight.Fill(0);
-      if (input_grad) dxp.Fill(0);
-      return 0;
+    using namespace shade::expr;         // NOLINT(build/namespaces)
+    const index_t part = s.o * cg.rows;  // one range's share of the weight gradient
+    const index_t block = s.o * cg.group * cg.plane;
+    std::vector<T> patches(static_cast<std::size_t>(CheckedMul(cg.ranges, cg.slot, who)));
+    std::vector<T> patch_grads(input_grad ? patches.size() : 0);
+    std::vector<T> partials(static_cast<std::size_t>((cg.ranges - 1) * part), T(0));
+    std::vector<T> blocks(cg.group > 1 ? static_cast<std::size_t>(cg.ranges * block) : 0);
+    const T* gp = g.data<T>();
+    const T* wp = wc.data<T>();
+    T* dw = r.weight.data<T>();
+    cg.ForEach(s.n, [&](index_t n0, index_t n1, index_t range) {
+      const index_t cols = (n1 - n0) * cg.plane;
+      T* col = patches.data() + range * cg.slot;
+      UnpackGroup<T>(xp, n0, n1, cg, s, opt, col);
+      // The output gradient as an O x cols block: one image's planes as they are, else a
+      // channel-major copy.
+      const T* gblock = gp + n0 * s.o * cg.plane;
+      if (n1 - n0 > 1) {
+        T* bl = blocks.data() + range * block;
+        for (index_t n = n0; n < n1; ++n) {
+          for (index_t q = 0; q < s.o; ++q) {
+            std::copy(gp + (n * s.o + q) * cg.plane, gp + (n * s.o + q + 1) * cg.plane,
+                      bl + q * cols + (n - n0) * cg.plane);
+          }
+        }
+        gblock = bl;
+      }
+      T* dwr = range == 0 ? dw : partials.data() + (range - 1) * part;
+      blas::Gemm<T>(false, true, s.o, cg.rows, cols, T(1), gblock, cols, col, cols, T(1), dwr,
+                    cg.rows);
+      if (!input_grad) return;
+      T* dcol = patch_grads.data() + range * cg.slot;
+      Product<T>(true, false, cg.rows, cols, s.o, wp, cg.rows, gblock, cols, dcol, cols);
+      Tensor<cpu, 4, T> dimg = ToTensor<cpu, 4, T>(dxp).Slice(n0, n1);
+      dimg = pack_col2patch(Tensor<cpu, 2, T>(dcol, Shape2(cg.rows, cols)), dimg.shape_, s.kh, s.kw,
+                            opt.stride[0], opt.stride[1], opt.dilation[0], opt.dilation[1]);
+    });
+    for (index_t rr = 1; rr < cg.ranges; ++rr) {
+      const T* from = partials.data() + (rr - 1) * part;
+      for (index_t i = 0; i < part; ++i) dw[i] += from[i];
     }
-    NDArray col = Patches<T>(xp, s, opt);
-    Product<T>(false, true, s.o, rows, cols, g2.data<T>(), cols, col.data<T>(), cols,
-               r.weight.data<T>(), rows);
-    if (!input_grad) return 0;
-    // The patch gradient reuses the patch buffer: W^T (rows x O) times grad (O x cols).
-    Product<T>(true, false, rows, cols, s.o, wc.data<T>(), rows, g2.data<T>(), cols, col.data<T>(),
-               cols);
-    Tensor<cpu, 4, T> dt = ToTensor<cpu, 4, T>(dxp);
-    dt = pack_col2patch(ToTensor<cpu, 2, T>(col), dt.shape_, s.kh, s.kw, opt.stride[0],
-                        opt.stride[1], opt.dilation[0], opt.dilation[1]);
     return 0;
   });
   if (input_grad) r.input = CropHW(dxp, opt.padding, s.h, s.w);
-  if (has_bias) r.bias = sum(grad, AxisSet({0, 2, 3}));
   return r;
 }
 

@@ -181,6 +181,22 @@ TEST(NnKernels, Conv2d) {
     EXPECT_FALSE(gw.bias.defined());
     ExpectAllClose(gw.weight, g.weight, 0, what + " weight only");
   }
+  // The batch's image groups: one image per product (planes of >= 256 outputs, written in
+  // place) and several groups of several images (the last one short).
+  const std::vector<std::vector<index_t>> shapes = {{2, 1, 17, 17}, {9, 1, 10, 10}};
+  for (std::size_t t = 0; t < shapes.size(); ++t) {
+    const NDArray x = Randn(IndexSpan(shapes[t]), 60 + t), w = Randn({2, 1, 3, 3}, 61 + t),
+                  b = Randn({2}, 62 + t);
+    const NDArray y = k::Conv2dForward(x, w, b, opts[0]);
+    ExpectAllClose(y, NaiveConv(x, w, b, opts[0]), 1e-12, "groups " + std::to_string(t));
+    const NDArray up = Randn(y.sizes(), 63 + t);
+    const k::Conv2dGrads g = k::Conv2dBackward(up, x, w, true, opts[0]);
+    CheckGrads(
+        [&opts](const std::vector<NDArray>& in) {
+          return k::Conv2dForward(in[0], in[1], in[2], opts[0]);
+        },
+        {x, w, b}, {g.input, g.weight, g.bias}, up, "groups " + std::to_string(t));
+  }
   // No bias, non-contiguous input, float32.
   const NDArray xt = Randn({2, 3, 6, 5}, 50).transpose(2, 3);  // (2, 3, 5, 6), strided
   const NDArray w = Randn({2, 3, 2, 2}, 51);
