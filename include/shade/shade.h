@@ -12,6 +12,7 @@
 #include "shade/base/error.h"
 #include "shade/base/half.h"
 #include "shade/base/index.h"
+#include "shade/autograd/autograd.h"
 #include "shade/base/type_meta.h"
 #include "shade/expr/engine.h"
 #include "shade/expr/expression.h"

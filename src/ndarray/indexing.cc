@@ -1,6 +1,7 @@
 // Advanced indexing (ndarray/indexing.h). Gathers copy whole rows of a contiguous [outer, len,
 // inner] view (one memcpy per row, threaded); scatters write through views of the destination
 // with copy_ / += (the apply engine), so any non-overlapping layout can be written.
+#include "shade/ndarray/grad_hook.h"
 #include "shade/ndarray/indexing.h"
 
 #include <algorithm>
@@ -149,6 +150,13 @@ std::vector<index_t> FlatRows(const NDArray& a, const std::vector<NDArray>& idx,
 
 NDArray take(const NDArray& a, const NDArray& indices, index_t axis) {
   detail::CheckOperand(a, "take", "the array");
+  if (__builtin_expect(detail::GradTracked(a), 0)) {
+    detail::GradAttrs at;
+    at.axis = axis;
+    at.arrays = {indices};
+    return detail::RecordGrad(detail::GradOp::kTake, {a}, std::move(at),
+                              [&] { return take(a, indices, axis); });
+  }
   const int nd = a.ndim();
   SHADE_CHECK_INDEX(axis >= -nd && axis < nd)
       << "take: axis " << axis << " is out of bounds for an array of dimension " << nd << " (shape "
@@ -208,6 +216,12 @@ std::vector<NDArray> nonzero(const NDArray& a) {
 
 NDArray index(const NDArray& a, const std::vector<NDArray>& indices) {
   detail::CheckOperand(a, "index", "the array");
+  if (__builtin_expect(detail::GradTracked(a), 0)) {
+    detail::GradAttrs at;
+    at.arrays = indices;
+    return detail::RecordGrad(detail::GradOp::kIndex, {a}, std::move(at),
+                              [&] { return index(a, indices); });
+  }
   const std::vector<NDArray> idx = ExpandMasks(a, indices, "index");
   if (idx.empty()) return a.Clone();
   std::vector<index_t> shape;

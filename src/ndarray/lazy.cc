@@ -7,8 +7,13 @@
 #include "lazy_internal.h"
 #include "shade/ndarray/device.h"
 #include "shade/ndarray/float_errors.h"
+#include "shade/ndarray/grad_hook.h"
 
 namespace shade {
+
+namespace detail {
+GradRecorder g_grad_recorder = nullptr;
+}  // namespace detail
 
 using lazy::HarmfulOverlap;
 using lazy::Info;
@@ -261,7 +266,24 @@ const char* RootName(const Expr& e) {
 }
 }  // namespace
 
+bool Expr::GradTrackedLeaf() const noexcept {
+  for (int k = 0; k < num_arrays_; ++k) {
+    if (arrays()[k].unsafeGetImpl()->autograd_meta() != nullptr &&
+        detail::GradTracked(arrays()[k])) {
+      return true;
+    }
+  }
+  return false;
+}
+
 NDArray Expr::eval() const {
+  // One node for the whole fused expression: its backward is fused too (src/autograd).
+  if (__builtin_expect(GradTrackedLeaf(), 0)) {
+    detail::GradAttrs attrs;
+    attrs.expr = this;
+    return detail::RecordGrad(detail::GradOp::kElementwise, {}, std::move(attrs),
+                              [&] { return eval(); });
+  }
   const FloatErrorCheck fe(RootName(*this));
   DirectBinary d;
   if (MatchDirectBinary(*this, &d)) {
@@ -282,6 +304,15 @@ NDArray Expr::eval() const {
 }
 
 const NDArray& Expr::eval(const NDArray& out) const {
+  // Writing into an array cannot be recorded (no in-place autograd): refused while grad mode
+  // is on and an operand or out takes part in autograd, as PyTorch refuses in-place writes
+  // into leaves that require grad. Under NoGradGuard (optimizer steps) it is a plain write.
+  if (__builtin_expect(GradTrackedLeaf() || (out.defined() && detail::GradTracked(out)), 0)) {
+    throw Error(std::string("autograd: ") + RootName(*this) +
+                " with out= (or an in-place operator) cannot be differentiated: an operand or "
+                "out " + (out.defined() ? out.Describe() : std::string("(undefined)")) +
+                " requires grad; use the allocating form, or write under shade::NoGradGuard");
+  }
   // Anything unusual about out (shape, dtype, layout, overlap) takes the general path, which
   // checks it and names the problem.
   const FloatErrorCheck fe(RootName(*this));
@@ -290,6 +321,7 @@ const NDArray& Expr::eval(const NDArray& out) const {
       MatchDirectBinary(*this, &d) && out.type_flag() == d.dtype && out.is_contiguous() &&
       out.sizes() == d.a->sizes() && (out.numel() == 0 || out.data_ptr() != nullptr) &&
       !HarmfulOverlap(*d.a, out) && !HarmfulOverlap(*d.b, out)) {
+    out.storage().unsafeGetStorageImpl()->bump_version();  // what CheckWriteable does below
     d.Run(out.data_ptr());
     fe.Done();
     return out;

@@ -1,4 +1,5 @@
 // matmul / dot / tensordot (ndarray/linalg.h) on the BLAS engine (backend/cpu/blas.h).
+#include "shade/ndarray/grad_hook.h"
 #include "shade/ndarray/linalg.h"
 
 #include <algorithm>
@@ -181,6 +182,10 @@ std::string ShapePair(const NDArray& a, const NDArray& b) {
 }  // namespace
 
 NDArray matmul(const NDArray& a_in, const NDArray& b_in) {
+  if (__builtin_expect(detail::GradTracked(a_in) || detail::GradTracked(b_in), 0)) {
+    return detail::RecordGrad(detail::GradOp::kMatmul, {a_in, b_in}, {},
+                              [&] { return matmul(a_in, b_in); });
+  }
   CheckDevices("matmul", {&a_in, &b_in});
   CheckOperand(a_in, "matmul", 0);
   CheckOperand(b_in, "matmul", 1);

@@ -1,4 +1,5 @@
 // NDArray: construction, metadata, element access and Caffe2's lifecycle (Resize, Extend, ...).
+#include "shade/ndarray/grad_hook.h"
 #include "shade/ndarray/ndarray.h"
 
 #include <atomic>
@@ -160,7 +161,12 @@ std::size_t NDArray::nbytes() const {
 }
 
 void NDArray::CheckWriteable(const char* who) const {
-  if (__builtin_expect(Impl()->writeable(), 1)) return;
+  // Every write path calls this first: it is where the storage's version counter moves
+  // (autograd's check of saved arrays, ndarray/grad_hook.h).
+  if (__builtin_expect(Impl()->writeable(), 1)) {
+    Impl()->storage().unsafeGetStorageImpl()->bump_version();
+    return;
+  }
   throw ValueError(std::string("assignment destination is read-only (") + who + ": " + Describe() +
                    ")");
 }
@@ -482,6 +488,9 @@ void NDArray::ShareExternalPointerImpl(void* src, TypeMeta meta, std::size_t cap
 }
 
 NDArray NDArray::Clone() const {
+  if (__builtin_expect(detail::GradTracked(*this), 0)) {
+    return detail::RecordGrad(detail::GradOp::kCopy, {*this}, {}, [&] { return Clone(); });
+  }
   const NDArrayImpl* im = Impl();
   if (im->storage().data() == nullptr && im->numel() > 0) {
     // Nothing allocated yet: the clone is lazy too, with the same type.

@@ -18,6 +18,7 @@
 
 #include "dim_order.h"
 #include "shade/ndarray/device.h"
+#include "shade/ndarray/grad_hook.h"
 #include "shade/ndarray/ndarray.h"
 #include "shade/ndarray/ops.h"
 #include "shade/ndarray/promotion.h"
@@ -342,16 +343,38 @@ int MeanResultType(int flag) {
   return KindOf(flag) == DTypeKind::kFloat ? flag : kFloat64;
 }
 
+// Autograd's attributes of a reduction (ndarray/grad_hook.h).
+detail::GradAttrs ReduceAttrs(const AxisSet& axes, bool keepdims, index_t ddof = 0) {
+  detail::GradAttrs at;
+  at.all_axes = axes.all();
+  at.axes = axes.axes();
+  at.keepdims = keepdims;
+  at.ddof = ddof;
+  return at;
+}
+
+/// The autograd seam of one reduction (internal; undefined after use): records it when `a`
+/// requires grad, running the reduction itself with grad mode off.
+#define SHADE_REDUCE_GRAD_(OP, CALL, ...)                                                \
+  if (__builtin_expect(detail::GradTracked(a), 0)) {                                     \
+    return detail::RecordGrad(detail::GradOp::OP, {a}, ReduceAttrs(axes, __VA_ARGS__), \
+                              [&] { return CALL; });                                     \
+  }
+
 NDArray sum(const NDArray& a, const AxisSet& axes, bool keepdims) {
+  SHADE_REDUCE_GRAD_(kSum, sum(a, axes, keepdims), keepdims)
   return SumLike(a, axes, keepdims, RedOp::kSum);
 }
 NDArray prod(const NDArray& a, const AxisSet& axes, bool keepdims) {
+  SHADE_REDUCE_GRAD_(kProd, prod(a, axes, keepdims), keepdims)
   return SumLike(a, axes, keepdims, RedOp::kProd);
 }
 NDArray max(const NDArray& a, const AxisSet& axes, bool keepdims) {
+  SHADE_REDUCE_GRAD_(kMax, max(a, axes, keepdims), keepdims)
   return MaxLike(a, axes, keepdims, RedOp::kMax);
 }
 NDArray min(const NDArray& a, const AxisSet& axes, bool keepdims) {
+  SHADE_REDUCE_GRAD_(kMin, min(a, axes, keepdims), keepdims)
   return MaxLike(a, axes, keepdims, RedOp::kMin);
 }
 NDArray amax(const NDArray& a, const AxisSet& axes, bool keepdims) {
@@ -368,6 +391,7 @@ NDArray any(const NDArray& a, const AxisSet& axes, bool keepdims) {
 }
 
 NDArray mean(const NDArray& a, const AxisSet& axes, bool keepdims) {
+  SHADE_REDUCE_GRAD_(kMean, mean(a, axes, keepdims), keepdims)
   CheckInput(a, "mean");
   const std::vector<bool> mask = axes.Mask(a.sizes(), "mean");
   const int rt = MeanResultType(a.type_flag());
@@ -376,16 +400,19 @@ NDArray mean(const NDArray& a, const AxisSet& axes, bool keepdims) {
 }
 
 NDArray var(const NDArray& a, const AxisSet& axes, index_t ddof, bool keepdims) {
+  SHADE_REDUCE_GRAD_(kVar, var(a, axes, ddof, keepdims), keepdims, ddof)
   std::vector<bool> mask;
   NDArray r = VarCompute(a, axes, ddof, "var", &mask);
   return Finish(r, MeanResultType(a.type_flag()), a, mask, keepdims);
 }
 
 NDArray std(const NDArray& a, const AxisSet& axes, index_t ddof, bool keepdims) {
+  SHADE_REDUCE_GRAD_(kStd, std(a, axes, ddof, keepdims), keepdims, ddof)
   std::vector<bool> mask;
   NDArray r = sqrt(VarCompute(a, axes, ddof, "std", &mask)).eval();
   return Finish(r, MeanResultType(a.type_flag()), a, mask, keepdims);
 }
+#undef SHADE_REDUCE_GRAD_
 
 NDArray argmax(const NDArray& a) {
   return ArgFull<true>(a);

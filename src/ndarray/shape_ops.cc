@@ -1,5 +1,6 @@
 // Shape and dtype operations (ndarray/shape_ops.h): views where NumPy gives views, otherwise
 // one copy through copy_ (the apply engine) or the row gather of indexing.cc (take).
+#include "shade/ndarray/grad_hook.h"
 #include "shade/ndarray/shape_ops.h"
 
 #include <algorithm>
@@ -31,6 +32,10 @@ NDArray IndexArray(const std::vector<index_t>& v) {
 
 NDArray astype(const NDArray& a, int flag, Casting casting) {
   detail::CheckOperand(a, "astype");
+  if (__builtin_expect(detail::GradTracked(a), 0) && a.type_flag() != flag) {
+    return detail::RecordGrad(detail::GradOp::kAstype, {a}, {},
+                              [&] { return astype(a, flag, casting); });
+  }
   SHADE_CHECK_TYPE(IsValidTypeFlag(flag)) << "astype: unknown dtype flag " << flag;
   SHADE_CHECK_TYPE(CanCast(a.type_flag(), flag, casting))
       << "astype: cannot cast " << TypeFlagName(a.type_flag()) << " to " << TypeFlagName(flag)
@@ -44,6 +49,14 @@ NDArray astype(const NDArray& a, int flag, Casting casting) {
 
 NDArray cat(const std::vector<NDArray>& arrays, index_t axis) {
   SHADE_CHECK(!arrays.empty()) << "cat: need at least one array to concatenate";
+  if (__builtin_expect(std::any_of(arrays.begin(), arrays.end(),
+                                   [](const NDArray& x) { return detail::GradTracked(x); }),
+                       0)) {
+    detail::GradAttrs at;
+    at.axis = axis;
+    return detail::RecordGrad(detail::GradOp::kConcatenate, arrays, std::move(at),
+                              [&] { return cat(arrays, axis); });
+  }
   for (std::size_t i = 0; i < arrays.size(); ++i) detail::CheckOperand(arrays[i], "cat");
   const NDArray& first = arrays[0];
   const int nd = first.ndim();

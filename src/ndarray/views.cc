@@ -3,6 +3,7 @@
 #include <optional>
 #include <vector>
 
+#include "shade/ndarray/grad_hook.h"
 #include "shade/ndarray/ndarray.h"
 #include "shade/ndarray/ndarray_util.h"
 
@@ -77,6 +78,11 @@ std::vector<index_t> InferSizes(IndexSpan sizes, index_t numel, const char* what
 }  // namespace
 
 NDArray NDArray::MakeView(IndexSpan sizes, IndexSpan strides, index_t offset) const {
+  // Every view op ends here: one rule (src/autograd/derivatives.cc) differentiates them all.
+  if (__builtin_expect(detail::GradTracked(*this), 0)) {
+    return detail::RecordGrad(detail::GradOp::kView, {*this}, {},
+                              [&] { return MakeView(sizes, strides, offset); });
+  }
   auto impl = make_intrusive<NDArrayImpl>(Impl()->storage());
   impl->SetSizesAndStrides(sizes.data(), strides.data(), static_cast<int>(sizes.size()));
   impl->set_storage_offset(offset);

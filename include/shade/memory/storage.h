@@ -10,7 +10,9 @@
 #ifndef SHADE_MEMORY_STORAGE_H_
 #define SHADE_MEMORY_STORAGE_H_
 
+#include <atomic>
 #include <cstddef>
+#include <cstdint>
 #include <functional>
 #include <type_traits>
 #include <utility>
@@ -132,6 +134,20 @@ class StorageImpl : public intrusive_ptr_target {
   int dev_mask() const noexcept { return dev_mask_; }
   /*! \brief True when the storage frees its data (false for borrowed memory). */
   bool owns_data() const noexcept { return plain_deleter_ || static_cast<bool>(deleter_); }
+  /*!
+   * \brief Write counter of the elements (PyTorch's version counter, shared by every view of
+   *  the storage): autograd remembers it for the arrays a graph node saves and refuses a
+   *  backward that would read elements written since.
+   */
+  std::uint32_t version() const noexcept { return version_.load(std::memory_order_relaxed); }
+  /*!
+   * \brief Counts one write. A load and a store, not a locked increment: concurrent writers may
+   *  lose a count, but the counter still moves away from any saved value, which is all the
+   *  check needs, and no locked instruction lands on the in-place write paths.
+   */
+  void bump_version() noexcept {
+    version_.store(version_.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
+  }
 
  private:
   // Deleter of data that lives in this object's SharedBlock: the block frees it.
@@ -145,6 +161,7 @@ class StorageImpl : public intrusive_ptr_target {
   std::size_t capacity_ = 0;
   TypeMeta data_type_;
   int dev_mask_;
+  std::atomic<std::uint32_t> version_{0};  // in the padding after dev_mask_: no size change
   SharedBlock* block_ = nullptr;
 };
 

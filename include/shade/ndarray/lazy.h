@@ -189,6 +189,8 @@ class Expr {
   const WeakScalar& scalar(int i) const noexcept { return scalars()[i]; }
 
  private:
+  // True when grad mode is on and an array leaf carries autograd state (ndarray/grad_hook.h).
+  bool GradTrackedLeaf() const noexcept;
   Expr() noexcept {}  // NOLINT: slots are constructed as they are filled
   // Appends `o`'s nodes after this one's; returns the index of o's root here.
   int Append(Expr&& o);

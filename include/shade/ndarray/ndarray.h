@@ -439,6 +439,35 @@ class NDArray {
   /*! \brief Sets every element to `value` converted to the element type. */
   void Fill(double value) const;
 
+  // ---------------------------------------------------------------- autograd
+  // Defined by the autograd layer (shade/autograd/autograd.h, docs/autograd.md).
+  /*! \brief True when ops on this array are recorded for backward (a leaf marked so, or a
+   *  result computed from one while grad mode was on). */
+  bool requires_grad() const;
+  /*!
+   * \brief Marks a leaf as requiring grad (floating dtypes only) or unmarks it; throws for a
+   *  non-leaf result (use detach()). Returns this array.
+   */
+  NDArray& set_requires_grad(bool requires_grad = true);
+  /*! \brief The accumulated gradient (undefined when none yet, or for a non-leaf that did not
+   *  call retain_grad). */
+  NDArray grad() const;
+  /*! \brief Replaces the gradient; an undefined array clears it (optimizers' zero_grad). */
+  void set_grad(const NDArray& grad);
+  /*!
+   * \brief Backpropagates from this array: gradients accumulate into the leaves' grad().
+   *  `grad_output` may be omitted for a one-element array (then 1). The graph is freed unless
+   *  `retain_graph`; `create_graph` records the backward itself (second derivatives).
+   */
+  void backward(const NDArray& grad_output = NDArray(), bool retain_graph = false,
+                bool create_graph = false) const;
+  /*! \brief The same elements (shared storage) outside the graph: requires_grad is false. */
+  NDArray detach() const;
+  /*! \brief True for arrays not computed by a recorded op (every array outside autograd). */
+  bool is_leaf() const;
+  /*! \brief Keeps the gradient of this non-leaf array in grad() at the next backward. */
+  void retain_grad() const;
+
   /*! \brief Dimension index in [0, ndim) from d in [-ndim, ndim); throws otherwise. */
   index_t WrapDim(index_t d) const;
   /*! \brief One-line summary without the values (what error messages show):

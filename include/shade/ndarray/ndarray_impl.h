@@ -4,8 +4,8 @@
  *  Storage, lifecycle flags). The element type and device live in the Storage.
  *
  * Layout, on x86-64: refcount (1 word), Storage (1), offset (1), numel (1), sizes and strides
- * of up to 5 dimensions inline (10), rank and flags (1, including the writeable flag) = 15 words
- * (LibTorch's TensorImpl: 26). Higher ranks put sizes and strides on the heap.
+ * of up to 5 dimensions inline (10), the autograd pointer (1), rank and flags (1, including the
+ * writeable flag) = 16 words (LibTorch's TensorImpl: 26). Higher ranks put sizes and strides on the heap.
  *
  * Small arrays from NDArray::Empty live in one allocation with their StorageImpl and data (a
  * SharedBlock, see ndarray.cc's EmptySmall), the block header directly before the NDArrayImpl;
@@ -26,6 +26,18 @@
 #include "shade/memory/storage.h"
 
 namespace shade {
+
+/*!
+ * \brief What autograd keeps per array (requires_grad, the gradient, the graph node that made
+ *  it). The type is defined by the autograd layer (src/autograd); an array that never took part
+ *  in autograd holds a null pointer and pays nothing else.
+ */
+class AutogradMetaBase {
+ public:
+  virtual ~AutogradMetaBase() = default;
+  /*! \brief True when the array's ops are recorded (a leaf that requires grad, or a result). */
+  virtual bool requires_grad() const noexcept = 0;
+};
 
 /*! \brief The shared state behind NDArray handles. */
 class NDArrayImpl : public intrusive_ptr_target {
@@ -50,6 +62,7 @@ class NDArrayImpl : public intrusive_ptr_target {
   NDArrayImpl& operator=(const NDArrayImpl&) = delete;
   ~NDArrayImpl() {
     if (ndim_ > kInlineDims) delete[] heap_;
+    if (autograd_ != nullptr) delete autograd_;
     // The usual end of a small array: it and the StorageImpl beside it in the block die
     // together. Nobody else can reach the block then, so its count is set, not decremented
     // (a locked instruction was ~5% of a 4-element add).
@@ -62,7 +75,7 @@ class NDArrayImpl : public intrusive_ptr_target {
   /*! \brief The allocation this object lives in, or null when it was `new`ed (intrusive_ptr.h). */
   SharedBlock* intrusive_block() const noexcept {
     // The header position is fixed, so a flag (in the padding after the rank) stands for the
-    // pointer and the object keeps its 15 words.
+    // pointer and the object keeps its 16 words.
     if (!in_block_) return nullptr;
     return reinterpret_cast<SharedBlock*>(const_cast<char*>(reinterpret_cast<const char*>(this)) -
                                           kBlockHeaderBytes);
@@ -96,6 +109,13 @@ class NDArrayImpl : public intrusive_ptr_target {
   bool writeable() const noexcept { return writeable_; }
   /*! \brief Sets the writeable flag. */
   void set_writeable(bool w) noexcept { writeable_ = w; }
+  /*! \brief The autograd state, or null for an array outside autograd (the common case). */
+  AutogradMetaBase* autograd_meta() const noexcept { return autograd_; }
+  /*! \brief Installs the autograd state (owned; replaces and deletes any previous one). */
+  void set_autograd_meta(AutogradMetaBase* meta) noexcept {
+    if (autograd_ != nullptr && autograd_ != meta) delete autograd_;
+    autograd_ = meta;
+  }
   /*! \brief Sets the storage offset (elements). */
   void set_storage_offset(index_t off) noexcept { storage_offset_ = off; }
 
@@ -193,18 +213,20 @@ class NDArrayImpl : public intrusive_ptr_target {
     index_t inline_[2 * kInlineDims];  // sizes then strides
     index_t* heap_;                    // 2 * ndim_ entries when ndim_ > kInlineDims
   };
+  AutogradMetaBase* autograd_ = nullptr;  // owned; null unless the array takes part in autograd
   std::int32_t ndim_ = 0;
   bool is_contiguous_ = true;
   bool reserved_ = false;
   bool in_block_ = false;
-  bool writeable_ = true;  // in the padding after the rank: the impl keeps its 15 words
+  bool writeable_ = true;  // in the padding after the rank
 };
 
 // The size budget: a small array's impl, its StorageImpl and its data share one allocation
-// (SharedBlock); past 15 pointers the impl of a 4-element array no longer fits the block size
-// that the allocation-count tests and the small-array benchmark were measured with.
-static_assert(sizeof(NDArrayImpl) <= 15 * sizeof(void*),
-              "NDArrayImpl grew past its size budget of 15 pointers (see the comment above)");
+// (SharedBlock); past 16 pointers the impl of a 4-element array no longer fits the block size
+// that the allocation-count tests and the small-array benchmark were measured with (the
+// autograd pointer took the 16th: header, impl and StorageImpl still round to 256 bytes).
+static_assert(sizeof(NDArrayImpl) <= 16 * sizeof(void*),
+              "NDArrayImpl grew past its size budget of 16 pointers (see the comment above)");
 
 }  // namespace shade
 
