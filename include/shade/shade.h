@@ -42,6 +42,7 @@
 #include "shade/ndarray/shape_ops.h"
 #include "shade/param/json.h"
 #include "shade/param/optional.h"
+#include "shade/nn/module.h"
 #include "shade/param/parameter.h"
 #include "shade/random/numpy_random.h"
 #include "shade/random/random.h"

@@ -55,7 +55,27 @@ void Optimizer::set_lr(double lr) {
   lr_ = lr;
 }
 
+void Optimizer::step() {
+  std::vector<NDArray> grads;
+  grads.reserve(params_.size());
+  for (const NDArray& p : params_) grads.push_back(p.grad());
+  step(grads);
+}
+
+void Optimizer::zero_grad(bool set_to_none) {
+  NoGradGuard no_grad;
+  for (NDArray& p : params_) {
+    if (set_to_none) {
+      p.set_grad(NDArray());
+    } else {
+      const NDArray g = p.grad();
+      if (g.defined()) g.Fill(0);
+    }
+  }
+}
+
 void Optimizer::step(const std::vector<NDArray>& grads) {
+  NoGradGuard no_grad;  // the in-place updates are not part of any graph
   SHADE_CHECK_EQ(grads.size(), params_.size())
       << name_ << ": " << grads.size() << " gradients for " << params_.size() << " parameters";
   for (std::size_t i = 0; i < params_.size(); ++i) {

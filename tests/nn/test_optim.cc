@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "shade/autograd/autograd.h"
 #include "shade/io/npz.h"
 #include "shade/ndarray/creation.h"
 #include "shade/optim/optimizer.h"
@@ -280,6 +281,30 @@ TEST(Optim, Errors) {
   NDArray ro = InitialParam(kFloat32);
   ro.set_writeable(false);
   EXPECT_THROW(SGD({ro}, SGDOptions()), ValueError);
+}
+
+TEST(Optim, StepReadsGradAndZeroGradClearsIt) {
+  NDArray a = InitialParam(kFloat64), b = InitialParam(kFloat64);
+  a.set_requires_grad(true);
+  SGDOptions o;
+  o.lr = 0.1;
+  o.momentum = 0.9;
+  SGD from_grad({a}, o), explicit_grads({b}, o);
+  for (int t = 0; t < 3; ++t) {
+    a.set_grad(GradAt(t, kFloat64));
+    from_grad.step();
+    explicit_grads.step({GradAt(t, kFloat64)});
+  }
+  for (index_t i = 0; i < 6; ++i) EXPECT_EQ(a.get({i}), b.get({i}));
+  EXPECT_FALSE(a.grad().is_same(NDArray()));
+  from_grad.zero_grad();
+  ASSERT_TRUE(a.grad().defined());
+  for (index_t i = 0; i < 6; ++i) EXPECT_EQ(a.grad().get({i}), 0.0);
+  from_grad.zero_grad(true);
+  EXPECT_FALSE(a.grad().defined());
+  const NDArray before = a.Clone();
+  from_grad.step();  // no gradient: nothing moves
+  for (index_t i = 0; i < 6; ++i) EXPECT_EQ(a.get({i}), before.get({i}));
 }
 
 }  // namespace

@@ -19,6 +19,7 @@
 #include <utility>
 #include <vector>
 
+#include "shade/autograd/autograd.h"
 #include "shade/io/npz.h"
 #include "shade/ndarray/ndarray.h"
 
@@ -42,6 +43,16 @@ class Optimizer {
 
   /*! \brief The parameters, in the order of the state_dict's indices. */
   const std::vector<NDArray>& params() const { return params_; }
+  /*!
+   * \brief One update from every parameter's grad() (parameters without one are skipped), run
+   *  with grad mode off (PyTorch's step under no_grad).
+   */
+  void step();
+  /*!
+   * \brief Clears the parameters' gradients: set_to_none drops them, else they are set to zeros
+   *  (PyTorch 1.13's default).
+   */
+  void zero_grad(bool set_to_none = false);
   /*!
    * \brief One update from explicit gradients, one per parameter (undefined: the parameter is
    *  skipped); each must have its parameter's shape and dtype.
