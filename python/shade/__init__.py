@@ -234,3 +234,7 @@ class errstate(_contextlib.ContextDecorator):
         seterr(**self._old)
         if self.call is not errstate._unset:
             seterrcall(self._old_call)
+
+
+# --- nn (issue 41): shade.nn, shade.nn.functional, shade.optim --------------------------------
+from . import nn, optim  # noqa: E402,F401

@@ -834,6 +834,7 @@ PYBIND11_MODULE(_shade, m) {
   BindNpRandom(m);
   BindSortStats(m, cls);
   BindPrinting(m);
+  BindNN(m);
   m.def(
       "set_num_threads", [](int n) { SetNumThreads(n); }, py::arg("n"),
       "Threads the kernels use (>= 1).");

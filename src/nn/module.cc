@@ -88,11 +88,16 @@ void Module::zero_grad(bool set_to_none) {
   }
 }
 
+void Module::CollectState(const std::string& prefix, NamedArrays* out) const {
+  for (const auto& p : params_) out->emplace_back(prefix + p.first, p.second.Clone());
+  for (const auto& b : buffers_) out->emplace_back(prefix + b.first, b.second.Clone());
+  for (const auto& c : children_) c.second->CollectState(prefix + c.first + ".", out);
+}
+
 NamedArrays Module::state_dict() const {
   NoGradGuard no_grad;
   NamedArrays out;
-  for (auto& p : named_parameters()) out.emplace_back(p.first, p.second.Clone());
-  for (auto& b : named_buffers()) out.emplace_back(b.first, b.second.Clone());
+  CollectState("", &out);
   return out;
 }
 

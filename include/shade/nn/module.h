@@ -61,7 +61,10 @@ class Module {
   /*! \brief Clears every parameter's gradient (set_to_none) or sets it to zeros. */
   void zero_grad(bool set_to_none = false);
 
-  /*! \brief Parameters then buffers of every module, with dotted names (copies). */
+  /*!
+   * \brief Copies of each module's parameters then buffers, module by module (PyTorch's order),
+   *  with dotted names.
+   */
   NamedArrays state_dict() const;
   /*!
    * \brief Copies `state` into the registered arrays. Shapes must match (dtypes convert);
@@ -92,6 +95,7 @@ class Module {
   void CheckNewName(const std::string& name) const;
   void AddChild(const std::string& name, std::shared_ptr<Module> module);
   void Collect(const std::string& prefix, bool buffers, NamedArrays* out) const;
+  void CollectState(const std::string& prefix, NamedArrays* out) const;
 
   std::vector<std::pair<std::string, NDArray>> params_;
   std::vector<std::pair<std::string, NDArray>> buffers_;
