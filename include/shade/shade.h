@@ -5,6 +5,7 @@
 #ifndef SHADE_SHADE_H_
 #define SHADE_SHADE_H_
 
+#include "shade/autograd/autograd.h"
 #include "shade/backend/cpu/parallel.h"
 #include "shade/base/checked.h"
 #include "shade/base/device.h"
@@ -12,7 +13,6 @@
 #include "shade/base/error.h"
 #include "shade/base/half.h"
 #include "shade/base/index.h"
-#include "shade/autograd/autograd.h"
 #include "shade/base/type_meta.h"
 #include "shade/expr/engine.h"
 #include "shade/expr/expression.h"

@@ -236,5 +236,90 @@ class errstate(_contextlib.ContextDecorator):
             seterrcall(self._old_call)
 
 
+# --- autograd (issue 41): grad mode, shade.autograd, requires_grad= on creation ---------------
+import functools as _functools  # noqa: E402
+import sys as _sys  # noqa: E402
+import types as _types  # noqa: E402
+
+from ._shade import is_grad_enabled, _set_grad_enabled, _autograd_grad  # noqa: E402,F401
+from ._shade import _autograd_backward  # noqa: E402
+
+
+class _GradMode(_contextlib.ContextDecorator):
+    _enabled = True
+
+    def __enter__(self):
+        self._prev = _set_grad_enabled(self._enabled)
+
+    def __exit__(self, *exc_info):
+        _set_grad_enabled(self._prev)
+
+
+class no_grad(_GradMode):
+    """Context manager and decorator: ops inside record nothing for backward (torch.no_grad)."""
+
+    _enabled = False
+
+
+class enable_grad(_GradMode):
+    """Context manager and decorator: ops inside are recorded again (torch.enable_grad)."""
+
+    _enabled = True
+
+
+def _grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=False,
+          allow_unused=False):
+    """Gradients of ``outputs`` with respect to ``inputs`` (torch.autograd.grad).
+
+    Parameters
+    ----------
+    outputs, inputs : ndarray or sequence of ndarray
+    grad_outputs : ndarray or sequence, optional
+        Gradients of the outputs; may be omitted for one-element outputs.
+    retain_graph : bool, optional
+        Keep the graph for another backward (default: ``create_graph``).
+    create_graph : bool
+        Record the backward too, so the gradients can be differentiated again.
+    allow_unused : bool
+        Return None for an input the outputs do not depend on (else raise).
+
+    Returns
+    -------
+    tuple of ndarray
+    """
+    return _autograd_grad(outputs, inputs, grad_outputs, retain_graph, create_graph, allow_unused)
+
+
+def _backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False):
+    """Backpropagates from ``tensors`` into the leaves' ``.grad`` (torch.autograd.backward)."""
+    _autograd_backward(tensors, grad_tensors, retain_graph, create_graph)
+
+
+autograd = _types.ModuleType("shade.autograd", "Reverse-mode automatic differentiation.")
+autograd.grad = _grad
+autograd.backward = _backward
+autograd.no_grad = no_grad
+autograd.enable_grad = enable_grad
+_sys.modules["shade.autograd"] = autograd
+
+
+def _with_requires_grad(f):
+    @_functools.wraps(f)
+    def wrapper(*args, requires_grad=False, **kwargs):
+        r = f(*args, **kwargs)
+        if requires_grad:
+            r.requires_grad_(True)
+        return r
+    return wrapper
+
+
+for _name in ("array", "asarray", "zeros", "ones", "empty", "full", "zeros_like", "ones_like",
+              "empty_like", "full_like", "arange", "linspace", "eye"):
+    if _name in globals():
+        globals()[_name] = _with_requires_grad(globals()[_name])
+del _name
+# --- end autograd
+
+
 # --- nn (issue 41): shade.nn, shade.nn.functional, shade.optim --------------------------------
 from . import nn, optim  # noqa: E402,F401

@@ -279,6 +279,9 @@ void SetItem(PyArray& self, py::handle key, py::handle value) {
 }  // namespace
 
 py::object ElementAsScalar(const NDArray& e) {
+  // A result in an autograd graph stays a 0-d array (PyTorch's 0-d tensors): a NumPy scalar
+  // would drop the graph, and `shade.sum(x * x).backward()` must work.
+  if (e.requires_grad()) return Wrap(e);
   const int flag = e.type_flag();
   if (flag == kBfloat16) return Wrap(e.Clone());
   py::object type = DTypeObject(flag).attr("type");

@@ -833,6 +833,7 @@ PYBIND11_MODULE(_shade, m) {
   BindLinalg(m);
   BindNpRandom(m);
   BindSortStats(m, cls);
+  BindAutograd(m, cls);
   BindPrinting(m);
   BindNN(m);
   m.def(

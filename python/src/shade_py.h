@@ -125,6 +125,9 @@ void SetViewBase(py::handle view, py::handle parent, bool known_view);
 void BindLinalg(py::module_& m);
 /*! \brief Binds sorting, searching, sets, counting, cumulative and statistics (np_sortstats.cc). */
 void BindSortStats(py::module_& m, py::class_<PyArray>& cls);
+/*! \brief Binds autograd: requires_grad, grad, backward, detach, ... and the grad mode
+ *  (np_autograd.cc). */
+void BindAutograd(py::module_& m, py::class_<PyArray>& cls);
 /*! \brief Binds __getitem__ / __setitem__ (indexing.cc). */
 void BindIndexing(py::class_<PyArray>& cls);
 /*! \brief Binds the `_random` submodule: NumPy's RandomState and Generator (np_random.cc). */

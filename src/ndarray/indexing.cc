@@ -1,7 +1,6 @@
 // Advanced indexing (ndarray/indexing.h). Gathers copy whole rows of a contiguous [outer, len,
 // inner] view (one memcpy per row, threaded); scatters write through views of the destination
 // with copy_ / += (the apply engine), so any non-overlapping layout can be written.
-#include "shade/ndarray/grad_hook.h"
 #include "shade/ndarray/indexing.h"
 
 #include <algorithm>
@@ -12,6 +11,7 @@
 
 #include "operand_check.h"
 #include "shade/backend/cpu/parallel.h"
+#include "shade/ndarray/grad_hook.h"
 #include "shade/ndarray/ndarray.h"
 #include "shade/ndarray/ops.h"
 #include "shade/ndarray/promotion.h"

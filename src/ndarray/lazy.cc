@@ -310,7 +310,8 @@ const NDArray& Expr::eval(const NDArray& out) const {
   if (__builtin_expect(GradTrackedLeaf() || (out.defined() && detail::GradTracked(out)), 0)) {
     throw Error(std::string("autograd: ") + RootName(*this) +
                 " with out= (or an in-place operator) cannot be differentiated: an operand or "
-                "out " + (out.defined() ? out.Describe() : std::string("(undefined)")) +
+                "out " +
+                (out.defined() ? out.Describe() : std::string("(undefined)")) +
                 " requires grad; use the allocating form, or write under shade::NoGradGuard");
   }
   // Anything unusual about out (shape, dtype, layout, overlap) takes the general path, which

@@ -1,5 +1,4 @@
 // matmul / dot / tensordot (ndarray/linalg.h) on the BLAS engine (backend/cpu/blas.h).
-#include "shade/ndarray/grad_hook.h"
 #include "shade/ndarray/linalg.h"
 
 #include <algorithm>
@@ -11,6 +10,7 @@
 #include "shade/backend/cpu/blas.h"
 #include "shade/backend/cpu/parallel.h"
 #include "shade/ndarray/device.h"
+#include "shade/ndarray/grad_hook.h"
 #include "shade/ndarray/ops.h"
 #include "shade/ndarray/promotion.h"
 #include "shade/ndarray/shape_ops.h"

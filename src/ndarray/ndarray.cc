@@ -1,5 +1,4 @@
 // NDArray: construction, metadata, element access and Caffe2's lifecycle (Resize, Extend, ...).
-#include "shade/ndarray/grad_hook.h"
 #include "shade/ndarray/ndarray.h"
 
 #include <atomic>
@@ -10,6 +9,7 @@
 #include <sstream>
 
 #include "shade/memory/alloc.h"
+#include "shade/ndarray/grad_hook.h"
 #include "shade/ndarray/ndarray_util.h"
 
 namespace shade {

@@ -355,10 +355,10 @@ detail::GradAttrs ReduceAttrs(const AxisSet& axes, bool keepdims, index_t ddof =
 
 /// The autograd seam of one reduction (internal; undefined after use): records it when `a`
 /// requires grad, running the reduction itself with grad mode off.
-#define SHADE_REDUCE_GRAD_(OP, CALL, ...)                                                \
-  if (__builtin_expect(detail::GradTracked(a), 0)) {                                     \
+#define SHADE_REDUCE_GRAD_(OP, CALL, ...)                                              \
+  if (__builtin_expect(detail::GradTracked(a), 0)) {                                   \
     return detail::RecordGrad(detail::GradOp::OP, {a}, ReduceAttrs(axes, __VA_ARGS__), \
-                              [&] { return CALL; });                                     \
+                              [&] { return CALL; });                                   \
   }
 
 NDArray sum(const NDArray& a, const AxisSet& axes, bool keepdims) {

@@ -1,6 +1,5 @@
 // Shape and dtype operations (ndarray/shape_ops.h): views where NumPy gives views, otherwise
 // one copy through copy_ (the apply engine) or the row gather of indexing.cc (take).
-#include "shade/ndarray/grad_hook.h"
 #include "shade/ndarray/shape_ops.h"
 
 #include <algorithm>
@@ -8,6 +7,7 @@
 #include <vector>
 
 #include "operand_check.h"
+#include "shade/ndarray/grad_hook.h"
 #include "shade/ndarray/indexing.h"
 #include "shade/ndarray/ops.h"
 

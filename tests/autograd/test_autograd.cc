@@ -13,6 +13,7 @@
 #include "shade/memory/alloc.h"
 #include "shade/ndarray/construct.h"
 #include "shade/ndarray/creation.h"
+#include "shade/ndarray/einsum.h"
 #include "shade/ndarray/indexing.h"
 #include "shade/ndarray/lapack.h"
 #include "shade/ndarray/linalg.h"
@@ -449,6 +450,21 @@ TEST(AutogradRules, Matmul) {
               return shade::tensordot(x[0], x[1], {1, 2}, {1, 0});
             },
             {a, b});
+  // einsum: diagonal views, sums and batched matmuls, all recorded.
+  const std::vector<std::pair<std::string, std::vector<std::vector<index_t>>>> sums = {
+      {"ij,jk->ik", {{3, 4}, {4, 2}}},
+      {"ii->i", {{3, 3}}},
+      {"ij->", {{2, 3}}},
+      {"bij,bjk->bik", {{2, 3, 4}, {2, 4, 2}}},
+      {"i,i->", {{4}, {4}}},
+      {"iij,jk->ik", {{2, 2, 3}, {3, 2}}}};
+  for (const auto& e : sums) {
+    std::vector<NDArray> xs;
+    for (const auto& sh : e.second) xs.push_back(Rand(sh));
+    GradCheck(
+        "einsum " + e.first,
+        [&e](const std::vector<NDArray>& x) { return shade::einsum(e.first, x); }, xs);
+  }
   // float32 operands: the gradients keep their dtypes.
   NDArray f = shade::ones({2, 2}, shade::kFloat32);
   f.set_requires_grad(true);

@@ -5,7 +5,8 @@
  *
  * Layout, on x86-64: refcount (1 word), Storage (1), offset (1), numel (1), sizes and strides
  * of up to 5 dimensions inline (10), the autograd pointer (1), rank and flags (1, including the
- * writeable flag) = 16 words (LibTorch's TensorImpl: 26). Higher ranks put sizes and strides on the heap.
+ * writeable flag) = 16 words (LibTorch's TensorImpl: 26). Higher ranks put sizes and strides on the
+ * heap.
  *
  * Small arrays from NDArray::Empty live in one allocation with their StorageImpl and data (a
  * SharedBlock, see ndarray.cc's EmptySmall), the block header directly before the NDArrayImpl;
