@@ -141,3 +141,113 @@ def test_modules_match_torch(tmp_path):
         other.load_state_dict({"0.weight": np.zeros((4, 1, 3, 3))})
     assert len(sm) == 6 and isinstance(sm[5], shade.nn.Linear)
     assert sm[5].weight.shape == (3, 64)
+
+
+def _grad_pair(f_shade, f_torch, arrays, seed=5):
+    """Gradients of sum(f(x) * up) w.r.t. every array, by shade's autograd and by torch's."""
+    xs = [shade.asarray(a.copy()).requires_grad_() for a in arrays]
+    ts = [torch.from_numpy(a.copy()).requires_grad_() for a in arrays]
+    y_shade, y_torch = f_shade(*xs), f_torch(*ts)
+    up = _rng(seed).standard_normal(tuple(y_torch.shape)).astype(arrays[0].dtype)
+    y_shade.backward(shade.asarray(up))
+    y_torch.backward(torch.from_numpy(up))
+    return [x.grad for x in xs], [t.grad for t in ts]
+
+
+def test_gradients_match_torch():
+    r = _rng(2)
+    x4 = r.standard_normal((2, 3, 7, 6))
+    w4, b4 = r.standard_normal((4, 3, 3, 2)), r.standard_normal(4)
+    x2, w2, b2 = r.standard_normal((5, 4)), r.standard_normal((3, 4)), r.standard_normal(3)
+    target = np.array([0, 3, 1, 3, 2])
+    cases = [
+        (lambda x, w, b: F.conv2d(x, w, b, stride=(2, 1), padding=1, dilation=(1, 2)),
+         lambda x, w, b: TF.conv2d(x, w, b, stride=(2, 1), padding=1, dilation=(1, 2)),
+         [x4, w4, b4]),
+        (lambda x: F.max_pool2d(x, 3, 2, 1), lambda x: TF.max_pool2d(x, 3, 2, 1), [x4]),
+        (lambda x: F.avg_pool2d(x, 2), lambda x: TF.avg_pool2d(x, 2), [x4]),
+        (F.linear, TF.linear, [x2, w2, b2]),
+        (F.relu, torch.relu, [x2]),
+        (F.gelu, TF.gelu, [x2]),
+        (F.sigmoid, torch.sigmoid, [x2]),
+        (F.tanh, torch.tanh, [x2]),
+        (lambda x: F.softmax(x, 0), lambda x: TF.softmax(x, 0), [x2]),
+        (lambda x: F.log_softmax(x, 1), lambda x: TF.log_softmax(x, 1), [x2]),
+        (lambda x: F.cross_entropy(x, target), lambda x: TF.cross_entropy(x, torch.tensor(target)),
+         [x2]),
+        (lambda x: F.nll_loss(x, target, reduction="sum", ignore_index=1),
+         lambda x: TF.nll_loss(x, torch.tensor(target), reduction="sum", ignore_index=1), [x2]),
+        (lambda x, y: F.mse_loss(x, y), TF.mse_loss, [x2, r.standard_normal((5, 4))]),
+        (lambda x, w, b: F.batch_norm(x, None, None, w, b, training=True),
+         lambda x, w, b: TF.batch_norm(x, None, None, w, b, training=True),
+         [x4, r.standard_normal(3), r.standard_normal(3)]),
+        (lambda w: F.embedding(np.array([[1, 0], [1, 2]]), w),
+         lambda w: TF.embedding(torch.tensor([[1, 0], [1, 2]]), w), [w2]),
+    ]
+    for i, (fs, ft, arrays) in enumerate(cases):
+        got, want = _grad_pair(fs, ft, arrays)
+        for g, w in zip(got, want):
+            np.testing.assert_allclose(np.asarray(g), w.numpy(), rtol=1e-9, atol=1e-12,
+                                       err_msg="case %d" % i)
+
+
+def _optim_grad(i, t):
+    return np.cos(0.3 * i * (t + 1)) + 0.1 * (i - 2)
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+@pytest.mark.parametrize("name,kwargs", [
+    ("SGD", dict(lr=0.1)),
+    ("SGD", dict(lr=0.05, momentum=0.9, dampening=0.1, weight_decay=0.01)),
+    ("SGD", dict(lr=0.05, momentum=0.9, nesterov=True, weight_decay=0.001, maximize=True)),
+    ("Adam", dict(lr=0.01)),
+    ("Adam", dict(lr=0.01, betas=(0.8, 0.99), eps=1e-6, weight_decay=0.05, amsgrad=True)),
+    ("AdamW", dict(lr=0.01)),
+    ("AdamW", dict(lr=0.02, weight_decay=0.1, amsgrad=True, maximize=True)),
+])
+def test_optimizers_match_torch_over_100_steps(name, kwargs, dtype):
+    r = _rng(3)
+    init = [r.standard_normal((3, 4)).astype(dtype), r.standard_normal(5).astype(dtype)]
+    sp = [shade.asarray(a.copy()).requires_grad_() for a in init]
+    tp = [torch.from_numpy(a.copy()).requires_grad_() for a in init]
+    sopt = getattr(shade.optim, name)(sp, **kwargs)
+    topt = getattr(torch.optim, name)(tp, **kwargs)
+    for t in range(100):
+        for k, (s, p) in enumerate(zip(sp, tp)):
+            g = _optim_grad(np.arange(p.numel()).reshape(p.shape) + k, t).astype(dtype)
+            s.grad = shade.asarray(g)
+            p.grad = torch.from_numpy(g)
+        sopt.step()
+        topt.step()
+    for s, p in zip(sp, tp):
+        np.testing.assert_allclose(np.asarray(s), p.detach().numpy(), rtol=1e-6, atol=1e-6)
+    state = sopt.state_dict()
+    assert state["param_groups.0.lr"] == kwargs["lr"]
+    if name != "SGD":
+        assert float(state["state.1.step"]) == 100.0
+        np.testing.assert_allclose(np.asarray(state["state.1.exp_avg"]),
+                                   topt.state[tp[1]]["exp_avg"].numpy(), rtol=1e-6, atol=1e-6)
+    sopt.zero_grad()
+    assert float(np.abs(np.asarray(sp[0].grad)).max()) == 0.0
+    sopt.zero_grad(set_to_none=True)
+    assert sp[0].grad is None
+
+
+def test_module_gradients_match_torch():
+    tm, sm = _torch_and_shade_models()
+    sm.load_state_dict({k: v.numpy() for k, v in tm.state_dict().items()})
+    x = _rng(4).standard_normal((6, 1, 8, 8))
+    target = np.array([0, 1, 2, 2, 1, 0])
+    F.cross_entropy(sm(x), target).backward()
+    TF.cross_entropy(tm(torch.from_numpy(x)), torch.tensor(target)).backward()
+    for (name, p), (tname, tp) in zip(sm.named_parameters(), tm.named_parameters()):
+        assert name == tname
+        np.testing.assert_allclose(np.asarray(p.grad), tp.grad.numpy(), rtol=1e-9, atol=1e-12,
+                                   err_msg=name)
+    # One SGD step with momentum on both.
+    sopt = shade.optim.SGD(sm.parameters(), lr=0.1, momentum=0.9)
+    topt = torch.optim.SGD(tm.parameters(), lr=0.1, momentum=0.9)
+    sopt.step()
+    topt.step()
+    for (name, p), (_, tp) in zip(sm.named_parameters(), tm.named_parameters()):
+        np.testing.assert_allclose(np.asarray(p), tp.detach().numpy(), rtol=1e-12, err_msg=name)
