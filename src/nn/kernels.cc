@@ -217,7 +217,10 @@ LinearGrads LinearBackward(const NDArray& grad, const NDArray& x, const NDArray&
   const WeightLayout wl = LayoutOf(w);
   LinearGrads r;
   if (input_grad) r.input = NDArray::Empty(x.sizes(), x.type_flag());
-  r.weight = NDArray::Empty({out, in}, x.type_flag());
+  // The weight gradient comes in the weight's own layout (a transposed view for a weight kept
+  // as x W), so that its accumulation needs no transpose.
+  NDArray dw =
+      wl.rows ? NDArray::Empty({out, in}, x.type_flag()) : NDArray::Empty({in, out}, x.type_flag());
   DispatchFloat(x.type_flag(), [&](auto tag) {
     using T = typename decltype(tag)::type;
     if (input_grad) {
@@ -225,9 +228,14 @@ LinearGrads LinearBackward(const NDArray& grad, const NDArray& x, const NDArray&
                  wl.rows ? std::max<index_t>(in, 1) : std::max<index_t>(out, 1), r.input.data<T>(),
                  in);
     }
-    Product<T>(true, false, out, in, m, g.data<T>(), out, xc.data<T>(), in, r.weight.data<T>(), in);
+    if (wl.rows) {
+      Product<T>(true, false, out, in, m, g.data<T>(), out, xc.data<T>(), in, dw.data<T>(), in);
+    } else {
+      Product<T>(true, false, in, out, m, xc.data<T>(), in, g.data<T>(), out, dw.data<T>(), out);
+    }
     return 0;
   });
+  r.weight = wl.rows ? dw : dw.transpose(0, 1);
   if (has_bias) r.bias = sum(g.reshape({m, out}), AxisSet(0));
   return r;
 }

@@ -39,7 +39,7 @@ NDArray LinearForward(const NDArray& x, const NDArray& w, const NDArray& b);
 /*! \brief Gradients of LinearForward (bias undefined when `has_bias` is false). */
 struct LinearGrads {
   NDArray input;   //!< d/dx, x's shape
-  NDArray weight;  //!< d/dW, (out, in)
+  NDArray weight;  //!< d/dW, (out, in), in w's layout (a transposed view for a transposed w)
   NDArray bias;    //!< d/db, (out), or undefined
 };
 /*! \brief Backward of LinearForward given d loss / d y; `input_grad` false skips d/dx. */
