@@ -75,18 +75,22 @@ NDArray linear(const NDArray& input, const NDArray& weight, const NDArray& bias)
   if (!Tracked({input, weight, bias})) return y;
   const NDArray x = Saved(input), w = Saved(weight);
   const bool has_bias = bias.defined();
-  return Record("linear", Defined({input, weight, bias}), y, [x, w, has_bias](const Arrays& g) {
-    if (!g[0].defined()) return Arrays(has_bias ? 3 : 2);
-    k::LinearGrads r = k::LinearBackward(g[0], x, w, has_bias);
-    Arrays out = {r.input, r.weight};
-    if (has_bias) out.push_back(r.bias);
-    return out;
-  });
+  // A first layer's input (the data) needs no gradient: its product is skipped.
+  const bool input_grad = input.requires_grad();
+  return Record("linear", Defined({input, weight, bias}), y,
+                [x, w, has_bias, input_grad](const Arrays& g) {
+                  if (!g[0].defined()) return Arrays(has_bias ? 3 : 2);
+                  k::LinearGrads r = k::LinearBackward(g[0], x, w, has_bias, input_grad);
+                  Arrays out = {r.input, r.weight};
+                  if (has_bias) out.push_back(r.bias);
+                  return out;
+                });
 }
 
 NDArray conv2d(const NDArray& input, const NDArray& weight, const NDArray& bias, Size2 stride,
                Size2 padding, Size2 dilation) {
   const k::Conv2dOptions opt{stride, padding, dilation};
+  const bool input_grad = input.requires_grad();
   NDArray y;
   {
     NoGradGuard no_grad;
@@ -96,9 +100,9 @@ NDArray conv2d(const NDArray& input, const NDArray& weight, const NDArray& bias,
   const NDArray x = Saved(input), w = Saved(weight);
   const bool has_bias = bias.defined();
   return Record("conv2d", Defined({input, weight, bias}), y,
-                [x, w, has_bias, opt](const Arrays& g) {
+                [x, w, has_bias, opt, input_grad](const Arrays& g) {
                   if (!g[0].defined()) return Arrays(has_bias ? 3 : 2);
-                  k::Conv2dGrads r = k::Conv2dBackward(g[0], x, w, has_bias, opt);
+                  k::Conv2dGrads r = k::Conv2dBackward(g[0], x, w, has_bias, opt, input_grad);
                   Arrays out = {r.input, r.weight};
                   if (has_bias) out.push_back(r.bias);
                   return out;
