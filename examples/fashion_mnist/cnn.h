@@ -287,6 +287,16 @@ class Cnn : public Model {
   std::vector<LayerParameters> Parameters() override {
     return {{"conv1", &conv1_.params()}, {"conv2", &conv2_.params()}, {"fc", &fc_.params()}};
   }
+  shade::NDArray GraphForward(const shade::NDArray& x,
+                              const std::vector<shade::NDArray>& p) override {
+    namespace F = shade::nn::functional;
+    const shade::index_t b = x.size(0);
+    const shade::NDArray img = x.reshape({b, 1, kImageSide, kImageSide});
+    const shade::NDArray w1 = p[0].reshape({kC1, 1, 5, 5}), w2 = p[2].reshape({kC2, kC1, 5, 5});
+    const shade::NDArray p1 = F::max_pool2d(F::relu(F::conv2d(img, w1, p[1])), {2, 2});
+    const shade::NDArray p2 = F::max_pool2d(F::relu(F::conv2d(p1, w2, p[3])), {2, 2});
+    return F::linear(p2.reshape({b, kFlat}), p[4].transpose(0, 1), p[5]);
+  }
 
  private:
   // A contiguous activation as one vector: element-wise passes over 4x4 or 12x12 planes then

@@ -15,12 +15,15 @@
 #include <vector>
 
 #include "idx.h"
+#include "shade/autograd/autograd.h"
 #include "shade/base/error.h"
 #include "shade/expr/ext/broadcast.h"
 #include "shade/expr/ext/reduce.h"
 #include "shade/expr/ext/softmax.h"
 #include "shade/io/binary.h"
 #include "shade/io/stream.h"
+#include "shade/ndarray/ops.h"
+#include "shade/nn/functional.h"
 #include "shade/random/random.h"
 #include "shade/tensor/tensor.h"
 #include "shade/tensor/tensor_cpu.h"
@@ -37,6 +40,16 @@ using MatrixContainer = shade::TensorContainer<shade::cpu, 2, float>;
 using VectorContainer = shade::TensorContainer<shade::cpu, 1, float>;
 /*! \brief The random source of the initial weights. */
 using Rng = shade::Random<shade::cpu, float>;
+
+/*! \brief An NDArray over a static matrix's memory (borrowed; rows `stride_` apart). */
+inline shade::NDArray ArrayView(const Matrix& m) {
+  return shade::NDArray::FromBlob(m.dptr_, {m.size(0), m.size(1)}, {m.stride_, 1},
+                                  shade::TypeMeta::Make<float>());
+}
+/*! \brief An NDArray over a static vector's memory (borrowed). */
+inline shade::NDArray ArrayView(const Vector& v) {
+  return shade::NDArray::FromBlob(v.dptr_, {v.size(0)}, shade::TypeMeta::Make<float>());
+}
 
 /*! \brief d relu(z) / dz written in terms of the output a = relu(z): 1 where a > 0. */
 struct relu_grad {
@@ -245,8 +258,57 @@ class Model {
   /*! \brief logits (b x 10) of the images x (b x 784), b <= max_batch(). */
   virtual void Forward(const Matrix& x, Matrix* logits) = 0;
 
+  /*!
+   * \brief Whether TrainStep differentiates through autograd and shade::nn (the default) or
+   *  runs the model's hand-written Backward (which the data-parallel trainer always uses).
+   */
+  void set_autograd(bool on) { autograd_ = on; }
+  /*! \brief See set_autograd. */
+  bool autograd() const { return autograd_; }
+
+  /*!
+   * \brief The batch's mean cross-entropy and its gradient with respect to every layer's W
+   *  and b (in Parameters() order, the arrays' shapes), through autograd: the forward pass is
+   *  GraphForward over views of the weights that require grad.
+   */
+  std::vector<shade::NDArray> AutogradGradients(const Matrix& x, const Vector& labels,
+                                                float* loss) {
+    std::vector<shade::NDArray> leaves;
+    for (const LayerParameters& layer : Parameters()) {
+      leaves.push_back(ArrayView(layer.params->w()));
+      leaves.push_back(ArrayView(layer.params->b()));
+    }
+    for (shade::NDArray& p : leaves) p.set_requires_grad(true);
+    shade::NDArray target = shade::NDArray::Empty({labels.size(0)}, shade::kInt64);
+    for (shade::index_t i = 0; i < labels.size(0); ++i) {
+      target.data<std::int64_t>()[i] = static_cast<std::int64_t>(labels[i]);
+    }
+    const shade::NDArray l =
+        shade::nn::functional::cross_entropy(GraphForward(ArrayView(x), leaves), target);
+    l.backward();
+    *loss = static_cast<float>(l.get({}));
+    std::vector<shade::NDArray> grads;
+    for (const shade::NDArray& p : leaves) grads.push_back(p.grad());
+    return grads;
+  }
+
   /*! \brief One SGD step on a batch; returns the batch's mean cross-entropy. */
   float TrainStep(const Matrix& x, const Vector& labels, float lr, float momentum) {
+    if (autograd_) {
+      float loss = 0;
+      const std::vector<shade::NDArray> grads = AutogradGradients(x, labels, &loss);
+      const std::vector<LayerParameters> layers = Parameters();
+      shade::NoGradGuard no_grad;
+      for (std::size_t i = 0; i < layers.size(); ++i) {
+        // The same update as the hand-written path: v = momentum v + g; w -= lr v.
+        WeightsAndBias* p = layers[i].params;
+        p->DecayMomentum(momentum);
+        ArrayView(p->vw()) += grads[2 * i];
+        ArrayView(p->vb()) += grads[2 * i + 1];
+        p->Update(lr);
+      }
+      return loss;
+    }
     const shade::index_t b = x.size(0);
     Matrix logits = logits_.Slice(0, b), dlogits = dlogits_.Slice(0, b);
     Forward(x, &logits);
@@ -340,8 +402,15 @@ class Model {
   };
   /*! \brief Every layer's parameters, input to output (the order of the weight file). */
   virtual std::vector<LayerParameters> Parameters() = 0;
+  /*!
+   * \brief The logits of the images x (b x 784) through shade::nn::functional, given views of
+   *  each layer's W and b (Parameters() order) that autograd differentiates.
+   */
+  virtual shade::NDArray GraphForward(const shade::NDArray& x,
+                                      const std::vector<shade::NDArray>& params) = 0;
 
  private:
+  bool autograd_ = true;
   shade::index_t max_batch_;
   MatrixContainer logits_, dlogits_;
 };

@@ -67,6 +67,7 @@ int Train(const TrainParam& p) {
   } else {
     model = std::make_unique<Mlp>(p.batch);
   }
+  model->set_autograd(p.autograd);
   if (p.load.empty()) {
     Rng rnd(static_cast<unsigned>(p.seed));
     model->Init(&rnd);
@@ -78,10 +79,10 @@ int Train(const TrainParam& p) {
   const bool root = parallel == nullptr || parallel->rank() == 0;
   if (root) {
     std::printf(
-        "shade Fashion-MNIST: %s, %d epochs, batch %d, lr %g, momentum %g, %d threads, "
+        "shade Fashion-MNIST: %s (%s), %d epochs, batch %d, lr %g, momentum %g, %d threads, "
         "%lld training / %lld test images\n",
-        model->name(), p.epochs, p.batch, static_cast<double>(p.lr),
-        static_cast<double>(p.momentum), shade::GetNumThreads(),
+        model->name(), p.autograd ? "autograd" : "hand-written backward", p.epochs, p.batch,
+        static_cast<double>(p.lr), static_cast<double>(p.momentum), shade::GetNumThreads(),
         static_cast<long long>(p.train_limit > 0 && p.train_limit < train.count ? p.train_limit
                                                                                 : train.count),
         static_cast<long long>(p.test_limit > 0 && p.test_limit < test.count ? p.test_limit

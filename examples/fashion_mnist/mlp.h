@@ -67,6 +67,14 @@ class Mlp : public Model {
   std::vector<LayerParameters> Parameters() override {
     return {{"fc1", &fc1_.params()}, {"fc2", &fc2_.params()}, {"fc3", &fc3_.params()}};
   }
+  shade::NDArray GraphForward(const shade::NDArray& x,
+                              const std::vector<shade::NDArray>& p) override {
+    namespace F = shade::nn::functional;
+    // W is stored fan_in x fan_out: linear takes its transpose (a view, read without a copy).
+    const shade::NDArray h1 = F::relu(F::linear(x, p[0].transpose(0, 1), p[1]));
+    const shade::NDArray h2 = F::relu(F::linear(h1, p[2].transpose(0, 1), p[3]));
+    return F::linear(h2, p[4].transpose(0, 1), p[5]);
+  }
 
  private:
   Dense fc1_, fc2_, fc3_;

@@ -55,6 +55,8 @@ struct TrainParam : public shade::Parameter<TrainParam> {
   int shards;
   /*! \brief Gradient bucket size of the Allreduce, KiB. */
   int bucket_kb;
+  /*! \brief Train through autograd and shade::nn (false: the hand-written backward passes). */
+  bool autograd;
   SHADE_DECLARE_PARAMETER(TrainParam) {
     SHADE_DECLARE_FIELD(epochs).set_default(10).set_range(0, 100000).describe(
         "Passes over the training set (0 with --load only evaluates).");
@@ -98,6 +100,9 @@ struct TrainParam : public shade::Parameter<TrainParam> {
         .set_default(1024)
         .set_range(1, 1 << 20)
         .describe("With --dist: gradients are reduced in buckets of this many KiB.");
+    SHADE_DECLARE_FIELD(autograd).set_default(true).describe(
+        "Differentiate through autograd and shade::nn (true), or run the hand-written backward "
+        "passes (false; --dist always does).");
   }
 };
 SHADE_REGISTER_PARAMETER(TrainParam);

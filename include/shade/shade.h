@@ -41,6 +41,7 @@
 #include "shade/ndarray/put_take.h"
 #include "shade/ndarray/reduce.h"
 #include "shade/ndarray/shape_ops.h"
+#include "shade/nn/module.h"
 #include "shade/param/json.h"
 #include "shade/param/optional.h"
 #include "shade/param/parameter.h"

@@ -324,3 +324,7 @@ for _name in ("array", "asarray", "zeros", "ones", "empty", "full", "zeros_like"
         globals()[_name] = _with_requires_grad(globals()[_name])
 del _name
 # --- end autograd
+
+
+# --- nn (issue 41): shade.nn, shade.nn.functional, shade.optim --------------------------------
+from . import nn, optim  # noqa: E402,F401

@@ -1312,6 +1312,7 @@ PYBIND11_MODULE(_shade, m) {
   BindPrinting(m);
   BindTextFile(m);
   BindComplex(m, cls);
+  BindNN(m);
   m.def(
       "set_num_threads", [](int n) { SetNumThreads(n); }, py::arg("n"),
       "Threads the kernels use (>= 1).");

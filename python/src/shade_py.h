@@ -150,6 +150,8 @@ py::object Apply(OpCode op, const py::handle* args, int n, bool strict);
 py::object ApplyInto(OpCode op, const py::handle* args, int n, py::handle out);
 /*! \brief A 0-d result as a NumPy scalar (NumPy's reductions), others wrapped. */
 py::object ScalarOrArray(NDArray r);
+/*! \brief Binds _nn (shade.nn, shade.nn.functional) and _optim (shade.optim) (np_nn.cc). */
+void BindNN(py::module_& m);
 /*! \brief Binds shade.ufunc and one instance per registry op (np_ufunc.cc). */
 void BindUfuncs(py::module_& m);
 /*! \brief Binds real, imag, conj, angle, iscomplex... and ndarray.real / .imag (np_complex.cc). */

@@ -6,9 +6,12 @@
 #include <unistd.h>
 #include <zlib.h>
 
+#include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <cstdio>
 #include <fstream>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -246,9 +249,9 @@ TEST(FashionMnistOptions, DefaultsAndBothForms) {
   EXPECT_EQ(d.param.model, kMlp);
   EXPECT_EQ(d.param.data_dir, "/usr/share/datasets/fashion-mnist");
   EXPECT_EQ(d.param.save, "");
-  const CommandLine c = ParseCommandLine({"--epochs=3", "--batch", "64", "--model", "cnn",
-                                          "--data-dir=/x y", "--lr", "0.5", "--seed=7",
-                                          "--train_limit", "300", "--threads=2"});
+  const CommandLine c =
+      ParseCommandLine({"--epochs=3", "--batch", "64", "--model", "cnn", "--data-dir=/x y", "--lr",
+                        "0.5", "--seed=7", "--train_limit", "300", "--threads=2"});
   EXPECT_EQ(c.param.epochs, 3);
   EXPECT_EQ(c.param.batch, 64);
   EXPECT_EQ(c.param.model, kCnn);
@@ -489,6 +492,83 @@ TEST(FashionMnistTrain, LossGoesDownOnRealImages) {
   run(&second);
   shade::SetNumThreads(threads);
   EXPECT_EQ(first, second);  // the same seed reproduces the run exactly
+}
+
+// The hand-written backward passes as the oracle of autograd's gradients: the same batch, the
+// same weights, every layer's W and b (float32, so the two summation orders agree to about
+// 1e-6 of the gradient's scale).
+TEST(FashionMnistAutograd, GradientsEqualTheHandWrittenBackward) {
+  for (int which = 0; which < 2; ++which) {
+    const shade::index_t b = 8;
+    std::unique_ptr<Model> model;
+    if (which == 0) {
+      model = std::make_unique<Mlp>(b);
+    } else {
+      model = std::make_unique<Cnn>(b);
+    }
+    Rng rnd(5);
+    model->Init(&rnd);
+    MatrixContainer x(shade::Shape2(b, kImageSize));
+    rnd.SampleUniform(&x, 0.0f, 1.0f);
+    VectorContainer labels(shade::Shape1(b));
+    for (shade::index_t i = 0; i < b; ++i) labels[i] = static_cast<float>((3 * i + which) % 10);
+    float auto_loss = 0;
+    const std::vector<shade::NDArray> grads = model->AutogradGradients(x, labels, &auto_loss);
+    std::vector<float> hand(static_cast<std::size_t>(model->NumParameters()));
+    model->KeepGradientsIn(hand.data(), {});
+    const float hand_loss = model->ComputeGradient(x, labels, b);
+    EXPECT_NEAR(auto_loss, hand_loss, 1e-5f * std::fabs(hand_loss)) << model->name();
+    std::size_t at = 0;
+    for (std::size_t k = 0; k < grads.size(); ++k) {
+      const shade::NDArray g = grads[k].contiguous();
+      ASSERT_TRUE(g.defined()) << model->name() << " parameter " << k;
+      double scale = 0;
+      for (shade::index_t i = 0; i < g.numel(); ++i) {
+        scale = std::max(scale, std::fabs(static_cast<double>(hand[at + i])));
+      }
+      for (shade::index_t i = 0; i < g.numel(); ++i) {
+        ASSERT_NEAR(g.data<float>()[i], hand[at + i], 2e-5 * scale + 1e-7)
+            << model->name() << " parameter " << k << " element " << i;
+      }
+      at += static_cast<std::size_t>(g.numel());
+    }
+    EXPECT_EQ(at, hand.size());
+  }
+}
+
+TEST(FashionMnistAutograd, BothPathsTrainAlike) {
+  // Three SGD steps each way from the same weights give the same weights (to rounding).
+  for (int which = 0; which < 2; ++which) {
+    std::unique_ptr<Model> a, h;
+    if (which == 0) {
+      a = std::make_unique<Mlp>(8);
+      h = std::make_unique<Mlp>(8);
+    } else {
+      a = std::make_unique<Cnn>(8);
+      h = std::make_unique<Cnn>(8);
+    }
+    Rng ra(7), rh(7);
+    a->Init(&ra);
+    h->Init(&rh);
+    h->set_autograd(false);
+    EXPECT_TRUE(a->autograd());
+    MatrixContainer x(shade::Shape2(8, kImageSize));
+    ra.SampleUniform(&x, 0.0f, 1.0f);
+    VectorContainer labels(shade::Shape1(8));
+    for (shade::index_t i = 0; i < 8; ++i) labels[i] = static_cast<float>(i);
+    for (int step = 0; step < 3; ++step) {
+      EXPECT_NEAR(a->TrainStep(x, labels, 0.1f, 0.9f), h->TrainStep(x, labels, 0.1f, 0.9f), 1e-4)
+          << a->name();
+    }
+    const std::vector<Matrix> wa = a->Weights(), wh = h->Weights();
+    for (std::size_t k = 0; k < wa.size(); ++k) {
+      for (shade::index_t i = 0; i < wa[k].size(0); ++i) {
+        for (shade::index_t j = 0; j < wa[k].size(1); ++j) {
+          ASSERT_NEAR(wa[k][i][j], wh[k][i][j], 1e-5) << a->name() << " " << k;
+        }
+      }
+    }
+  }
 }
 
 }  // namespace
