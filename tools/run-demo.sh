@@ -5,8 +5,8 @@
 # (e.g. --model=cnn --epochs=5; --help lists them all).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-packages=(cmake g++ make libopenblas-dev libdnnl-dev libhwy-dev libeigen3-dev nlohmann-json3-dev zlib1g-dev libzip-dev
-  libdlpack-dev dataset-fashion-mnist)
+packages=(cmake g++ make libopenblas-dev liblapacke-dev libdnnl-dev libhwy-dev libeigen3-dev nlohmann-json3-dev
+  zlib1g-dev libzip-dev libdlpack-dev dataset-fashion-mnist)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
