@@ -5,7 +5,9 @@
 
 #include <cmath>
 #include <cstdio>
+#include <deque>
 #include <fstream>
+#include <iterator>
 #include <limits>
 #include <string>
 #include <utility>
@@ -382,122 +384,41 @@ void InstallOperatorSlots(py::class_<PyArray>& cls) {
 }
 
 void BindReductions(py::module_& m, py::class_<PyArray>& cls) {
-  // NumPy-style docstrings (help(shade.sum), ...).
   const std::pair<const char*, Reduction> plain[] = {
       {"sum", Reduction::kSum},  {"prod", Reduction::kProd}, {"mean", Reduction::kMean},
       {"max", Reduction::kMax},  {"min", Reduction::kMin},   {"amax", Reduction::kMax},
       {"amin", Reduction::kMin}, {"all", Reduction::kAll},   {"any", Reduction::kAny},
   };
-  const char* const plain_docs[] = {
-      "Sum of the elements over the given axes (numpy.sum).\n"
-      "\n"
-      "Parameters\n"
-      "----------\n"
+  // NumPy-style docstrings: one summary each, the common parameter and return sections once.
+  const char* const kAxisParams =
       "a : array_like\n"
       "axis : None, int or tuple of ints, optional\n"
-      "dtype : dtype, optional\n"
-      "keepdims : bool, optional\n"
-      "\n"
-      "Returns\n"
-      "-------\n"
-      "shade.ndarray, or a NumPy scalar for a 0-d result",
-      "Product of the elements over the given axes (numpy.prod).\n"
-      "\n"
-      "Parameters\n"
-      "----------\n"
-      "a : array_like\n"
-      "axis : None, int or tuple of ints, optional\n"
-      "dtype : dtype, optional\n"
-      "keepdims : bool, optional\n"
-      "\n"
-      "Returns\n"
-      "-------\n"
-      "shade.ndarray, or a NumPy scalar for a 0-d result",
-      "Arithmetic mean over the given axes (numpy.mean).\n"
-      "\n"
-      "Parameters\n"
-      "----------\n"
-      "a : array_like\n"
-      "axis : None, int or tuple of ints, optional\n"
-      "dtype : dtype, optional\n"
-      "keepdims : bool, optional\n"
-      "\n"
-      "Returns\n"
-      "-------\n"
-      "shade.ndarray, or a NumPy scalar for a 0-d result",
-      "Maximum over the given axes (numpy.max); NaN propagates.\n"
-      "\n"
-      "Parameters\n"
-      "----------\n"
-      "a : array_like\n"
-      "axis : None, int or tuple of ints, optional\n"
-      "dtype : dtype, optional\n"
-      "keepdims : bool, optional\n"
-      "\n"
-      "Returns\n"
-      "-------\n"
-      "shade.ndarray, or a NumPy scalar for a 0-d result",
-      "Minimum over the given axes (numpy.min); NaN propagates.\n"
-      "\n"
-      "Parameters\n"
-      "----------\n"
-      "a : array_like\n"
-      "axis : None, int or tuple of ints, optional\n"
-      "dtype : dtype, optional\n"
-      "keepdims : bool, optional\n"
-      "\n"
-      "Returns\n"
-      "-------\n"
-      "shade.ndarray, or a NumPy scalar for a 0-d result",
-      "Maximum over the given axes (numpy.amax, alias of max).\n"
-      "\n"
-      "Parameters\n"
-      "----------\n"
-      "a : array_like\n"
-      "axis : None, int or tuple of ints, optional\n"
-      "dtype : dtype, optional\n"
-      "keepdims : bool, optional\n"
-      "\n"
-      "Returns\n"
-      "-------\n"
-      "shade.ndarray, or a NumPy scalar for a 0-d result",
-      "Minimum over the given axes (numpy.amin, alias of min).\n"
-      "\n"
-      "Parameters\n"
-      "----------\n"
-      "a : array_like\n"
-      "axis : None, int or tuple of ints, optional\n"
-      "dtype : dtype, optional\n"
-      "keepdims : bool, optional\n"
-      "\n"
-      "Returns\n"
-      "-------\n"
-      "shade.ndarray, or a NumPy scalar for a 0-d result",
-      "Whether every element over the given axes is true (numpy.all).\n"
-      "\n"
-      "Parameters\n"
-      "----------\n"
-      "a : array_like\n"
-      "axis : None, int or tuple of ints, optional\n"
-      "dtype : dtype, optional\n"
-      "keepdims : bool, optional\n"
-      "\n"
-      "Returns\n"
-      "-------\n"
-      "shade.ndarray, or a NumPy scalar for a 0-d result",
-      "Whether any element over the given axes is true (numpy.any).\n"
-      "\n"
-      "Parameters\n"
-      "----------\n"
-      "a : array_like\n"
-      "axis : None, int or tuple of ints, optional\n"
-      "dtype : dtype, optional\n"
-      "keepdims : bool, optional\n"
-      "\n"
-      "Returns\n"
-      "-------\n"
-      "shade.ndarray, or a NumPy scalar for a 0-d result",
+      "dtype : dtype, optional\n";
+  const char* const kReductionReturns = "shade.ndarray, or a NumPy scalar for a 0-d result";
+  // pybind11 keeps the docstring pointers: the composed texts live as long as the module.
+  static std::deque<std::string> docs;  // push_back never moves the earlier strings
+  auto reduction_doc = [&](const char* summary, const char* extra_params) {
+    docs.push_back(std::string(summary) + "\n\nParameters\n----------\n" + kAxisParams +
+                   extra_params + "keepdims : bool, optional\n\nReturns\n-------\n" +
+                   kReductionReturns);
+    return docs.back().c_str();
   };
+  const char* const plain_summaries[] = {
+      "Sum of the elements over the given axes (numpy.sum).",
+      "Product of the elements over the given axes (numpy.prod).",
+      "Arithmetic mean over the given axes (numpy.mean).",
+      "Maximum over the given axes (numpy.max); NaN propagates.",
+      "Minimum over the given axes (numpy.min); NaN propagates.",
+      "Maximum over the given axes (numpy.amax, alias of max).",
+      "Minimum over the given axes (numpy.amin, alias of min).",
+      "Whether every element over the given axes is true (numpy.all).",
+      "Whether any element over the given axes is true (numpy.any).",
+  };
+  static_assert(std::size(plain_summaries) == std::size(plain), "one summary per reduction");
+  const char* plain_docs[std::size(plain)];
+  for (std::size_t i = 0; i < std::size(plain); ++i) {
+    plain_docs[i] = reduction_doc(plain_summaries[i], "");
+  }
   std::size_t doc_index = 0;
   for (const auto& r : plain) {
     const Reduction kind = r.second;
@@ -512,34 +433,10 @@ void BindReductions(py::module_& m, py::class_<PyArray>& cls) {
   const std::pair<const char*, Reduction> spread[] = {{"var", Reduction::kVar},
                                                       {"std", Reduction::kStd}};
   const char* const spread_docs[] = {
-      "Variance over the given axes (numpy.var).\n"
-      "\n"
-      "Parameters\n"
-      "----------\n"
-      "a : array_like\n"
-      "axis : None, int or tuple of ints, optional\n"
-      "dtype : dtype, optional\n"
-      "ddof : int, optional\n"
-      "    Divisor is N - ddof.\n"
-      "keepdims : bool, optional\n"
-      "\n"
-      "Returns\n"
-      "-------\n"
-      "shade.ndarray, or a NumPy scalar for a 0-d result",
-      "Standard deviation over the given axes (numpy.std).\n"
-      "\n"
-      "Parameters\n"
-      "----------\n"
-      "a : array_like\n"
-      "axis : None, int or tuple of ints, optional\n"
-      "dtype : dtype, optional\n"
-      "ddof : int, optional\n"
-      "    Divisor is N - ddof.\n"
-      "keepdims : bool, optional\n"
-      "\n"
-      "Returns\n"
-      "-------\n"
-      "shade.ndarray, or a NumPy scalar for a 0-d result"};
+      reduction_doc("Variance over the given axes (numpy.var).",
+                    "ddof : int, optional\n    Divisor is N - ddof.\n"),
+      reduction_doc("Standard deviation over the given axes (numpy.std).",
+                    "ddof : int, optional\n    Divisor is N - ddof.\n")};
   doc_index = 0;
   for (const auto& r : spread) {
     const Reduction kind = r.second;
