@@ -16,7 +16,8 @@
 # (test_intrusive_ptr, test_storage, test_ndarray), the Parameter registry (test_parameter),
 # the lazy evaluator and its per-thread memos (test_dyn_elementwise; test_stress evaluates
 # expressions from 8 threads at once), the threaded reductions
-# (test_dyn_reduce), the per-thread small-block cache (test_allocator) and the stress program
+# (test_dyn_reduce), the per-thread small-block cache (test_allocator), autograd's per-thread
+# grad mode and its recorder pointer installed from any thread (test_autograd) and the stress program
 # (test_stress, 40,000 operations on 8 threads here). Not test_dyn_fusion: it replaces the global
 # operator new/delete to count allocations, which TSan's static runtime also defines (a duplicate
 # symbol), and the shared runtime (-shared-libsan) crashes at start-up in libquadmath's
@@ -31,7 +32,7 @@ archer=/usr/lib/llvm-14/lib/libarcher.so
 dpkg -s clang libclang-rt-dev libomp-dev >/dev/null 2>&1 ||
   apt-get install -y -qq clang libclang-rt-dev libomp-dev >/dev/null
 tests=(test_parallel test_intrusive_ptr test_storage test_ndarray test_parameter test_dyn_elementwise
-  test_dyn_reduce test_allocator test_stress)
+  test_dyn_reduce test_allocator test_stress test_autograd)
 launcher=()
 if [ -n "${SHADE_CCACHE:-}" ]; then launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache); fi
 cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Release -DCMAKE_CXX_COMPILER=clang++ \
