@@ -100,15 +100,6 @@ constexpr bool IsComplexTypeFlag(int flag) {
   return flag == kComplex64 || flag == kComplex128;
 }
 
-namespace detail {
-/*! \brief Throws the error of a complex flag reaching a path without complex support. */
-[[noreturn]] inline void ThrowComplexUnsupported(int flag) {
-  SHADE_THROW_TYPE << (flag == kComplex64 ? "complex64" : "complex128")
-                   << " is not supported by this operation (the operations that take complex "
-                      "dtypes are listed in docs/design/complex.md)";
-}
-}  // namespace detail
-
 /*!
  * \brief Calls `f(TypeTag<T>{})` with the C++ type of runtime flag `flag`, for the real dtypes.
  * A complex flag throws shade::Error (TypeError in Python) naming it, so a generic lambda is never
@@ -118,7 +109,13 @@ namespace detail {
  */
 template <typename F>
 decltype(auto) DispatchDType(int flag, F&& f) {
-  if (IsComplexTypeFlag(flag)) detail::ThrowComplexUnsupported(flag);
+  // The throw is written here, not in a helper function: an out-of-line inline function would be
+  // one symbol shared by the per-SIMD-target kernel objects (tools/check-target-symbols.py).
+  if (IsComplexTypeFlag(flag)) {
+    SHADE_THROW_TYPE << (flag == kComplex64 ? "complex64" : "complex128")
+                     << " is not supported by this operation (the operations that take complex "
+                        "dtypes are listed in docs/design/complex.md)";
+  }
   switch (flag) {
     case kFloat32:
       return f(TypeTag<float>{});
