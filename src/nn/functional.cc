@@ -137,14 +137,9 @@ NDArray avg_pool2d(const NDArray& input, Size2 kernel_size, Size2 stride, Size2 
 }
 
 NDArray relu(const NDArray& input) {
-  NDArray y;
-  {
-    NoGradGuard no_grad;
-    y = k::ReluForward(input);
-  }
-  if (!Tracked({input})) return y;
-  const NDArray out = Saved(y);
-  return RecordUnary("relu", input, y, [out](const NDArray& g) { return k::ReluBackward(g, out); });
+  // A registry op: autograd records it at Expr::eval with the rule in src/autograd/derivatives.cc
+  // (second derivatives included), so no hand-written node here.
+  return k::ReluForward(input);
 }
 
 NDArray gelu(const NDArray& input, const std::string& approximate) {
@@ -161,26 +156,15 @@ NDArray gelu(const NDArray& input, const std::string& approximate) {
 }
 
 NDArray sigmoid(const NDArray& input) {
-  NDArray y;
-  {
-    NoGradGuard no_grad;
-    y = k::SigmoidForward(input);
-  }
-  if (!Tracked({input})) return y;
-  const NDArray out = Saved(y);
-  return RecordUnary("sigmoid", input, y,
-                     [out](const NDArray& g) { return k::SigmoidBackward(g, out); });
+  // A registry op: autograd records it at Expr::eval with the rule in src/autograd/derivatives.cc
+  // (second derivatives included), so no hand-written node here.
+  return k::SigmoidForward(input);
 }
 
 NDArray tanh(const NDArray& input) {
-  NDArray y;
-  {
-    NoGradGuard no_grad;
-    y = k::TanhForward(input);
-  }
-  if (!Tracked({input})) return y;
-  const NDArray out = Saved(y);
-  return RecordUnary("tanh", input, y, [out](const NDArray& g) { return k::TanhBackward(g, out); });
+  // A registry op: autograd records it at Expr::eval with the rule in src/autograd/derivatives.cc
+  // (second derivatives included), so no hand-written node here.
+  return k::TanhForward(input);
 }
 
 NDArray softmax(const NDArray& input, index_t dim) {

@@ -598,35 +598,14 @@ NDArray ReluForward(const NDArray& x) {
   return relu(x);
 }
 
-NDArray ReluBackward(const NDArray& grad, const NDArray& output) {
-  CheckFloat(grad, "relu backward", "grad");
-  CheckSameDtype(output, grad, "relu backward", "grad");
-  CheckShape(grad, output.sizes(), "relu backward", "grad");
-  return where(Expr(output) > 0, grad, 0);
-}
-
 NDArray SigmoidForward(const NDArray& x) {
   CheckFloat(x, "sigmoid", "input");
   return sigmoid(x);
 }
 
-NDArray SigmoidBackward(const NDArray& grad, const NDArray& output) {
-  CheckFloat(grad, "sigmoid backward", "grad");
-  CheckSameDtype(output, grad, "sigmoid backward", "grad");
-  CheckShape(grad, output.sizes(), "sigmoid backward", "grad");
-  return Expr(grad) * output * (1 - Expr(output));
-}
-
 NDArray TanhForward(const NDArray& x) {
   CheckFloat(x, "tanh", "input");
   return shade::tanh(x);
-}
-
-NDArray TanhBackward(const NDArray& grad, const NDArray& output) {
-  CheckFloat(grad, "tanh backward", "grad");
-  CheckSameDtype(output, grad, "tanh backward", "grad");
-  CheckShape(grad, output.sizes(), "tanh backward", "grad");
-  return Expr(grad) * (1 - Expr(output) * output);
 }
 
 namespace {

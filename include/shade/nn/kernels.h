@@ -100,16 +100,10 @@ NDArray AvgPool2dBackward(const NDArray& grad, const NDArray& x, const Pool2dOpt
 // ------------------------------------------------------------------ activations
 /*! \brief max(x, 0). */
 NDArray ReluForward(const NDArray& x);
-/*! \brief grad where output > 0, else 0 (PyTorch's kink rule: 0 at x = 0). */
-NDArray ReluBackward(const NDArray& grad, const NDArray& output);
 /*! \brief 1 / (1 + exp(-x)). */
 NDArray SigmoidForward(const NDArray& x);
-/*! \brief grad * y * (1 - y) with y the output. */
-NDArray SigmoidBackward(const NDArray& grad, const NDArray& output);
 /*! \brief tanh(x). */
 NDArray TanhForward(const NDArray& x);
-/*! \brief grad * (1 - y^2) with y the output. */
-NDArray TanhBackward(const NDArray& grad, const NDArray& output);
 /*!
  * \brief GELU: x Phi(x) ("none"), or PyTorch's tanh approximation ("tanh");
  *  throws shade::ValueError for another `approximate`.
